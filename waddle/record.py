@@ -1,0 +1,132 @@
+"""Game records: the versioned JSON interchange format (``docs/records.md``).
+
+A record is ``{"format": "waddle-record", "version": 1, "players": [...],
+"options": {"mirror_match": bool}, "seed": int | null, "map": {...}, "actions": [...]}``;
+``players`` is the opening turn order, each action carries its ``player``. Loading
+replays every action through the engine's checks, so a record that loads is a legal game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from waddle.actions import action_from_dict
+from waddle.errors import IllegalActionError, MapError, RecordError
+from waddle.game import Game
+from waddle.maps import Map
+
+FORMAT = "waddle-record"
+VERSION = 1
+
+
+def to_record(game: Game, *, seed: int | None = None, **extra: Any) -> dict[str, Any]:
+    """The record of ``game`` so far, as a JSON-ready dict; ``extra`` adds top-level fields."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": list(game.players),
+        "options": {"mirror_match": game.mirror_match},
+        "seed": seed,
+        "map": game.map.to_dict(),
+        "actions": [{"player": player, **action.to_dict()} for player, action in game.moves],
+        **extra,
+    }
+
+
+def from_record(data: Any, *, source: str = "<record>") -> Game:
+    """Replay a record (a parsed JSON object) and return the game it reaches.
+
+    Raises:
+        RecordError: naming ``source``, the field or ``actions[i]``, and the problem:
+            wrong format or version, a bad map, bad players, or an action that is
+            malformed, by the wrong player, or illegal (with the rule).
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{source}: a record must be a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"{source}: format: expected {FORMAT!r}, found {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise RecordError(f"{source}: version: this program reads version {VERSION}, "
+                          f"found {data.get('version')!r}")
+    options = data.get("options", {})
+    mirror = options.get("mirror_match", False) if isinstance(options, Mapping) else None
+    if not isinstance(mirror, bool):
+        raise RecordError(f"{source}: options.mirror_match must be true or false")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"{source}: seed must be an integer or null")
+    try:
+        map = Map.from_dict(data.get("map"), source=f"{source}: map")
+    except MapError as exc:
+        raise RecordError(str(exc)) from None
+    players = data.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError(f"{source}: players must be a list of colours")
+    try:
+        game = Game(map, players, mirror_match=mirror)
+    except ValueError as exc:
+        raise RecordError(f"{source}: players: {exc}") from None
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError(f"{source}: actions must be a list")
+    for i, item in enumerate(actions):
+        _replay_one(game, item, f"{source}: actions[{i}]")
+    return game
+
+
+def _replay_one(game: Game, item: Any, place: str) -> None:
+    try:
+        action = action_from_dict(item)
+    except ValueError as exc:
+        raise RecordError(f"{place}: {exc}") from None
+    player = item.get("player")
+    if game.is_over:
+        raise RecordError(f"{place}: {action} after the game is over")
+    if player != game.current_player:
+        raise RecordError(f"{place}: {action} by {player!r}, but it is {game.current_player}'s turn")
+    try:
+        game.apply(action)
+    except IllegalActionError as exc:
+        raise RecordError(f"{place}: {action} by {player} is illegal: {exc}") from None
+
+
+def load_record(path: str | Path) -> Game:
+    """Read and replay the record file at ``path``.
+
+    Raises:
+        RecordError: the file cannot be read, is not JSON, or does not replay
+            (see :func:`from_record`); the message names the file.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot read the record: {exc}") from None
+    except ValueError as exc:
+        raise RecordError(f"{path}: not valid JSON: {exc}") from None
+    return from_record(data, source=str(path))
+
+
+def save_record(path: str | Path, record: Mapping[str, Any]) -> None:
+    """Write ``record`` as JSON to ``path`` atomically (a crash leaves the old file or the new).
+
+    Raises:
+        OSError: if the file cannot be written.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(record, file, indent=1)
+            file.write("\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

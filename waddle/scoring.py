@@ -1,0 +1,150 @@
+"""Scoring: waddles and fishing pools (RULES.md "Scoring").
+
+Works on the bitsets of :mod:`waddle.tables`: ``pieces[p]`` is the set of ice hexes
+holding player ``p``'s tokens and ``doubles`` the set holding a double (counting 2).
+The same computation gives the live score and the final score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from waddle.hexgrid import Hex
+from waddle.tables import Tables
+
+
+def waddle_cap(players: int) -> int:
+    """Penguins at which a waddle stops growing in value: 10 with 2 players, else 8."""
+    return 10 if players == 2 else 8
+
+
+def waddle_points(size: int, cap: int) -> int:
+    """VP of a waddle of ``size`` penguins: ``T(min(size, cap))``, ``T(n) = n(n+1)/2``."""
+    n = min(size, cap)
+    return n * (n + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One player's points: ``waddles`` and ``pools`` (VP); ``total`` is their sum."""
+
+    waddles: int = 0
+    pools: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.waddles + self.pools
+
+    def __add__(self, other: Score) -> Score:
+        return Score(self.waddles + other.waddles, self.pools + other.pools)
+
+    def to_dict(self) -> dict[str, int]:
+        """``{"waddles": int, "pools": int, "total": int}``."""
+        return {"waddles": self.waddles, "pools": self.pools, "total": self.total}
+
+
+@dataclass(frozen=True, slots=True)
+class Waddle:
+    """A maximal group of one ``player``'s tokens: its ``hexes``, ``size`` (doubles count 2) and ``points``."""
+
+    player: str
+    hexes: tuple[Hex, ...]
+    size: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class PoolResult:
+    """How one fishing pool scored.
+
+    ``strengths`` maps each player to the penguins next to the pool (doubles count 2);
+    ``won`` maps each player to the fish values they scored from it.
+    """
+
+    hexes: tuple[Hex, ...]
+    fish: tuple[int, ...]
+    strengths: dict[str, int]
+    won: dict[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The score of one board (one half): per player :class:`Score` and the breakdown."""
+
+    scores: dict[str, Score]
+    waddles: tuple[Waddle, ...] = ()
+    pools: tuple[PoolResult, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: ``{"scores": {player: score}, "waddles": [...], "pools": [...]}``."""
+        return {
+            "scores": {p: s.to_dict() for p, s in self.scores.items()},
+            "waddles": [{"player": w.player, "hexes": [list(h) for h in w.hexes],
+                         "size": w.size, "points": w.points} for w in self.waddles],
+            "pools": [{"hexes": [list(h) for h in p.hexes], "fish": list(p.fish),
+                       "strengths": p.strengths, "won": {k: list(v) for k, v in p.won.items()}}
+                      for p in self.pools],
+        }
+
+
+def _groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]]:
+    """Yield ``(group bitset, size)`` for each connected group in ``bits``."""
+    neighbours = tables.ice_neighbours
+    while bits:
+        group = frontier = bits & -bits
+        while frontier:
+            grow = 0
+            while frontier:
+                low = frontier & -frontier
+                grow |= neighbours[low.bit_length() - 1]
+                frontier ^= low
+            frontier = grow & bits & ~group
+            group |= frontier
+        bits &= ~group
+        yield group, group.bit_count() + (group & doubles).bit_count()
+
+
+def _awards(shore: int, fish: tuple[int, ...], pieces: Sequence[int], doubles: int
+            ) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Strength of each player at one pool and the fish each wins (RULES.md pools)."""
+    strengths = [(p & shore).bit_count() + (p & shore & doubles).bit_count() for p in pieces]
+    if len(pieces) == 2:
+        best = max(strengths)
+        return strengths, [fish if best and s == best else () for s in strengths]
+    ranks = sorted({s for s in strengths if s}, reverse=True)
+    return strengths, [
+        (fish[ranks.index(s)],) if s and ranks.index(s) < len(fish) else () for s in strengths
+    ]
+
+
+def totals(tables: Tables, pieces: Sequence[int], doubles: int) -> list[int]:
+    """Each player's total VP on this board, in seat order (the fast path for bots)."""
+    cap = waddle_cap(len(pieces))
+    out = [sum(waddle_points(size, cap) for _, size in _groups(tables, p, doubles)) for p in pieces]
+    for shore, fish in tables.pools:
+        for i, won in enumerate(_awards(shore, fish, pieces, doubles)[1]):
+            out[i] += sum(won)
+    return out
+
+
+def score_sheet(tables: Tables, players: Sequence[str], pieces: Sequence[int], doubles: int
+                ) -> ScoreSheet:
+    """The full :class:`ScoreSheet` of a board: scores, every waddle, every pool."""
+    cap = waddle_cap(len(players))
+    waddles = [
+        Waddle(player, tuple(tables.hexes(group)), size, waddle_points(size, cap))
+        for player, bits in zip(players, pieces)
+        for group, size in _groups(tables, bits, doubles)
+    ]
+    pools = []
+    for pool, (shore, fish) in zip(tables.pool_hexes, tables.pools):
+        strengths, won = _awards(shore, fish, pieces, doubles)
+        pools.append(PoolResult(pool, fish, dict(zip(players, strengths)), dict(zip(players, won))))
+    scores = {
+        p: Score(sum(w.points for w in waddles if w.player == p),
+                 sum(sum(r.won[p]) for r in pools))
+        for p in players
+    }
+    return ScoreSheet(scores, tuple(waddles), tuple(pools))

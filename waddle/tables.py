@@ -1,0 +1,77 @@
+"""Precomputed lookup tables of a map, for the engine's hot path.
+
+Ice hexes are numbered ``0 .. n-1`` in ``(q, r)`` order; a set of ice hexes is an
+int bitset (bit ``i`` for ice hex ``i``). Built once per map and shared by every
+game on it.
+"""
+
+from __future__ import annotations
+
+from waddle.actions import SCOUT, Action, Place
+from waddle.hexgrid import Hex, neighbours
+from waddle.maps import Map
+
+
+class Tables:
+    """Bitset tables of one map (see the module docstring).
+
+    Attributes:
+        ice: the ice hexes by index.
+        index: ice hex -> index.
+        ice_neighbours: per ice index, the bitset of its ice neighbours.
+        shore: per water hex, the bitset of its ice neighbours.
+        orders: the numbered water hexes that have ice neighbours, lowest number
+            first (``orders[0]``) and highest first (``orders[1]``, the second half of
+            a mirror match).
+        pools: per fishing pool, ``(shore bitset, fish highest first)``.
+        pool_hexes: per fishing pool, its water hexes in ``(q, r)`` order.
+        places: per ice index, ``(Place single, Place double)``.
+    """
+
+    __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "pools", "places", "legal", "pool_hexes")
+
+    def __init__(self, map: Map) -> None:
+        self.ice: tuple[Hex, ...] = tuple(sorted(map.ice))
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.ice)}
+        self.ice_neighbours = tuple(self.mask(neighbours(h)) for h in self.ice)
+        self.shore: dict[Hex, int] = {h: self.mask(neighbours(h)) for h in map.water}
+        up = tuple(h for h in map.numbered if self.shore[h])
+        self.orders = (up, up[::-1])
+        self.pools = tuple((self.mask(p.shore), p.fish) for p in map.pools)
+        self.pool_hexes = tuple(tuple(sorted(p.hexes)) for p in map.pools)
+        self.places = tuple((Place(h, False), Place(h, True)) for h in self.ice)
+        self.legal: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+
+    def mask(self, hexes) -> int:
+        """The bitset of the ice hexes among ``hexes`` (others are ignored)."""
+        bits = 0
+        for h in hexes:
+            i = self.index.get(h)
+            if i is not None:
+                bits |= 1 << i
+        return bits
+
+    def hexes(self, bits: int) -> list[Hex]:
+        """The ice hexes of bitset ``bits``, in index order."""
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(self.ice[low.bit_length() - 1])
+            bits ^= low
+        return out
+
+    def legal_actions(self, empty: int, doubles: bool, scout: bool) -> tuple[Action, ...]:
+        """The legal actions given the empty shore bitset of the active hex (cached)."""
+        key = (empty, doubles, scout)
+        actions = self.legal.get(key)
+        if actions is None:
+            found: list[Action] = []
+            for h in self.hexes(empty):
+                single, double = self.places[self.index[h]]
+                found.append(single)
+                if doubles:
+                    found.append(double)
+            if scout:
+                found.append(SCOUT)
+            actions = self.legal[key] = tuple(found)
+        return actions
