@@ -1,0 +1,160 @@
+"""Framing: each message is a 4-byte big-endian length, then that many bytes of JSON.
+
+The length counts the body only. A receiver checks it against its cap **before**
+reading the body (:data:`MAX_CLIENT_FRAME` for what clients send,
+:data:`MAX_SERVER_FRAME` for what the host sends) and refuses a zero length.
+:class:`FramedStream` sends and receives messages over any trio stream; every failure
+is a :class:`ProtocolError`: :class:`BadMessage` (the frame was read whole and the
+connection can go on) or a fatal one (:class:`FrameTooLarge`, :class:`TruncatedFrame`,
+:class:`ConnectionClosed`).
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgspec
+import trio
+
+from protocol.messages import ClientMessage, ServerMessage
+
+#: Cap on a frame body sent by a client (bytes).
+MAX_CLIENT_FRAME = 16 * 1024
+#: Cap on a frame body sent by the host (bytes); a snapshot of the largest game fits.
+MAX_SERVER_FRAME = 1024 * 1024
+
+_HEADER = struct.Struct(">I")
+_encoder = msgspec.json.Encoder()
+
+
+class ProtocolError(Exception):
+    """Base of every framing and decoding failure."""
+
+    fatal = True
+
+
+class BadMessage(ProtocolError):
+    """A whole frame arrived but is not a valid message (bad JSON or UTF-8, unknown type, wrong field)."""
+
+    fatal = False
+
+
+class FrameTooLarge(ProtocolError):
+    """A length prefix above the cap (or zero); the body was not read."""
+
+
+class TruncatedFrame(ProtocolError):
+    """The stream ended in the middle of a frame."""
+
+
+class ConnectionClosed(ProtocolError):
+    """The peer closed the stream (cleanly, between frames) or it broke."""
+
+
+def encode(message: Any) -> bytes:
+    """One frame (length prefix and JSON body) carrying ``message``."""
+    body = _encoder.encode(message)
+    return _HEADER.pack(len(body)) + body
+
+
+def decoder_for(kind: Any) -> msgspec.json.Decoder:
+    """A reusable JSON decoder for ``kind`` (:data:`ClientMessage` or :data:`ServerMessage`)."""
+    return msgspec.json.Decoder(kind)
+
+
+def decode(decoder: msgspec.json.Decoder, body: bytes) -> Any:
+    """Decode one frame body.
+
+    Raises:
+        BadMessage: for any decoding or validation failure (msgspec's errors, invalid
+            UTF-8, nesting too deep).
+    """
+    try:
+        return decoder.decode(body)
+    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError,
+            ValueError, TypeError) as exc:
+        raise BadMessage(str(exc)[:300]) from None
+
+
+class FramedStream:
+    """Messages over a trio stream.
+
+    Args:
+        stream: any ``trio.abc.Stream`` (a TCP stream, a memory stream in tests).
+        receives: the union this side receives (``ClientMessage`` on the host).
+        max_frame: the cap on received frame bodies (bytes).
+
+    ``send`` must not be called by two tasks at once (give it one writer task).
+    """
+
+    def __init__(self, stream: trio.abc.Stream, receives: Any, max_frame: int) -> None:
+        self.stream = stream
+        self.max_frame = max_frame
+        self._decoder = decoder_for(receives)
+        self._buffer = bytearray()
+
+    @classmethod
+    def for_server(cls, stream: trio.abc.Stream) -> FramedStream:
+        """The host's side: receives client messages, capped at :data:`MAX_CLIENT_FRAME`."""
+        return cls(stream, ClientMessage, MAX_CLIENT_FRAME)
+
+    @classmethod
+    def for_client(cls, stream: trio.abc.Stream) -> FramedStream:
+        """A client's side: receives host messages, capped at :data:`MAX_SERVER_FRAME`."""
+        return cls(stream, ServerMessage, MAX_SERVER_FRAME)
+
+    async def send(self, message: Any) -> None:
+        """Send one message.
+
+        Raises:
+            ConnectionClosed: the stream is broken or closed.
+        """
+        await self.send_bytes(encode(message))
+
+    async def send_bytes(self, frame: bytes) -> None:
+        """Send an already encoded frame (see :func:`encode`); lets a broadcast encode once."""
+        try:
+            await self.stream.send_all(frame)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise ConnectionClosed(f"cannot send: {exc}") from None
+
+    async def receive_body(self) -> bytes:
+        """Read one frame body, checking its length against the cap before reading it.
+
+        Raises:
+            FrameTooLarge, TruncatedFrame, ConnectionClosed: fatal; close the stream.
+        """
+        await self._fill(_HEADER.size, between_frames=True)
+        (length,) = _HEADER.unpack_from(self._buffer)
+        if length == 0 or length > self.max_frame:
+            raise FrameTooLarge(f"frame length {length} outside 1..{self.max_frame}")
+        await self._fill(_HEADER.size + length, between_frames=False)
+        body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
+        del self._buffer[:_HEADER.size + length]
+        return body
+
+    async def receive(self) -> Any:
+        """Read and decode one message.
+
+        Raises:
+            BadMessage: the frame was consumed; the stream may go on.
+            FrameTooLarge, TruncatedFrame, ConnectionClosed: fatal.
+        """
+        return decode(self._decoder, await self.receive_body())
+
+    async def _fill(self, size: int, *, between_frames: bool) -> None:
+        while len(self._buffer) < size:
+            try:
+                data = await self.stream.receive_some(max(size - len(self._buffer), 4096))
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise ConnectionClosed(f"connection lost: {exc}") from None
+            if not data:
+                if between_frames and not self._buffer:
+                    raise ConnectionClosed("the peer closed the connection")
+                raise TruncatedFrame(f"connection closed {len(self._buffer)} bytes into a frame")
+            self._buffer += data
+
+    async def aclose(self) -> None:
+        """Close the underlying stream."""
+        await self.stream.aclose()
