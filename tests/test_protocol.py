@@ -1,0 +1,212 @@
+"""Protocol: framing over trio streams, decoding every kind of bad frame, text cleaning, schema drift."""
+
+import struct
+
+import msgspec
+import pytest
+import trio
+import trio.testing
+from hypothesis import given, settings, strategies as st
+
+import protocol
+from protocol import schema
+from protocol.framing import BadMessage, ConnectionClosed, FramedStream, FrameTooLarge, TruncatedFrame
+from protocol.text import clean, clean_name
+
+
+def frame(body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + body
+
+
+def server_side():
+    client, server = trio.testing.memory_stream_pair()
+    return client, FramedStream.for_server(server)
+
+
+async def test_round_trip_every_client_message_trickled_one_byte_at_a_time():
+    messages = [
+        protocol.Hello(protocol=1, client="t"),
+        protocol.Join(name="Ada", colour="blue", code="x"),
+        protocol.Reclaim(token="tok", last_version=3),
+        protocol.Watch(name="w"),
+        protocol.Configure(settings=protocol.Settings(players=3, map=protocol.BundledMap(name="isles"))),
+        protocol.Start(), protocol.Ready(ready=False), protocol.Say(text="hi"),
+        protocol.Act(id="1", version=2, token="t", action=protocol.PlaceAction(hex=(1, -1), double=True)),
+        protocol.Act(id="2", version=2, token="t", action=protocol.ScoutAction()),
+        protocol.Ping(nonce=5), protocol.Pong(nonce=5), protocol.Leave(),
+    ]
+    data = b"".join(protocol.encode(m) for m in messages)
+    a, b = trio.testing.lockstep_stream_pair()
+    reader = FramedStream.for_server(b)
+    received = []
+
+    async def trickle():
+        for i in range(len(data)):
+            await a.send_all(data[i:i + 1])
+        await a.aclose()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(trickle)
+        with pytest.raises(ConnectionClosed):
+            while True:
+                received.append(await reader.receive())
+    assert received == messages
+
+
+async def test_server_messages_round_trip_on_the_client_side():
+    lobby = protocol.Lobby(phase="lobby", settings=protocol.Settings(), seats=[
+        protocol.SeatInfo(seat=0, colour="red", name="A", connected=True, ready=False)])
+    messages = [
+        protocol.Welcome(protocol=1, server="s", code_required=False, phase="lobby"),
+        protocol.Seated(colour="red", name="A", token="t"), protocol.Watching(), lobby,
+        protocol.Snapshot(version=0, record=None, lobby=lobby),
+        protocol.Started(version=1, record={"format": "waddle-record"}),
+        protocol.Played(version=2, player="red", action=protocol.ScoutAction(),
+                        events=[{"type": "scouted", "player": "red"}]),
+        protocol.Ack(id="1", version=2), protocol.Rejected(request="act", code="stale", message="m", id="1"),
+        protocol.Chat(name="A", colour=None, text="x"), protocol.Closing(code="bye", message="m"),
+    ]
+    a, b = trio.testing.memory_stream_pair()
+    reader = FramedStream.for_client(b)
+    for m in messages:
+        await a.send_all(protocol.encode(m))
+    assert [await reader.receive() for _ in messages] == messages
+
+
+@pytest.mark.parametrize("body", [
+    b"garbage", b"\xff\xfe\xfd", b"[]", b"{}", b'{"type": "teleport"}',
+    b'{"type": "hello", "protocol": "one"}',
+    b'{"type": "join", "name": "' + b"n" * 65 + b'"}',
+    b'{"type": "say", "text": "\xc3\x28"}',
+    b'{"type": "join", "name": "x", "colour": "pink"}',
+    b'{"type": "act", "id": "1", "version": -1, "token": "t", "action": {"type": "scout"}}',
+    b'{"type": "act", "id": "1", "version": 1, "token": "t", "action": {"type": "place", "hex": [1]}}',
+    b'{"type": "act", "id": "1", "version": 1, "token": "t", "action": {"type": "fly"}}',
+    b'{"type": "configure", "settings": {"players": 9}}',
+    b'{"type": "configure", "settings": {"bots": ["a","a","a","a","a","a"]}}',
+    b"[" * 10000,
+])
+async def test_every_bad_body_is_a_bad_message_and_the_stream_goes_on(body):
+    client, reader = server_side()
+    await client.send_all(frame(body) + protocol.encode(protocol.Ping(nonce=7)))
+    with pytest.raises(BadMessage):
+        await reader.receive()
+    assert await reader.receive() == protocol.Ping(nonce=7)
+
+
+async def test_unknown_fields_are_ignored():
+    client, reader = server_side()
+    await client.send_all(frame(b'{"type": "ping", "nonce": 1, "future": [1, 2]}'))
+    assert await reader.receive() == protocol.Ping(nonce=1)
+
+
+@pytest.mark.parametrize("length", [0, protocol.MAX_CLIENT_FRAME + 1, 2**32 - 1])
+async def test_length_outside_the_cap_fails_before_the_body_is_read(length):
+    client, reader = server_side()
+    await client.send_all(struct.pack(">I", length))  # no body follows: reading it would hang
+    with trio.fail_after(1):
+        with pytest.raises(FrameTooLarge):
+            await reader.receive()
+
+
+async def test_a_frame_at_the_cap_is_read():
+    client, reader = server_side()
+    body = b'{"type":"ping","nonce":1}'
+    body += b" " * (protocol.MAX_CLIENT_FRAME - len(body))
+    await client.send_all(frame(body))
+    assert await reader.receive() == protocol.Ping(nonce=1)
+
+
+async def test_truncated_frame_and_clean_close_are_told_apart():
+    client, reader = server_side()
+    await client.send_all(frame(b'{"type":"ping"}')[:7])
+    await client.aclose()
+    with pytest.raises(TruncatedFrame):
+        await reader.receive()
+    client, reader = server_side()
+    await client.aclose()
+    with pytest.raises(ConnectionClosed):
+        await reader.receive()
+
+
+async def test_sending_on_a_closed_stream_is_connection_closed():
+    client, reader = server_side()
+    await client.aclose()
+    with pytest.raises(ConnectionClosed):
+        await reader.send(protocol.Pong())
+
+
+def test_every_framing_error_is_a_protocol_error_and_only_bad_message_is_recoverable():
+    for kind in (BadMessage, FrameTooLarge, TruncatedFrame, ConnectionClosed):
+        assert issubclass(kind, protocol.ProtocolError)
+    assert not BadMessage.fatal and FrameTooLarge.fatal and TruncatedFrame.fatal
+
+
+def test_action_form_is_the_record_action_form():
+    from waddle import SCOUT, Place
+    from protocol.actions import from_engine, to_engine
+    for action in (Place((2, -1), True), Place((0, 3)), SCOUT):
+        wire = msgspec.json.decode(msgspec.json.encode(from_engine(action)))
+        assert wire == action.to_dict()
+        assert to_engine(msgspec.json.decode(msgspec.json.encode(wire), type=protocol.ActionForm)) == action
+
+
+# -- text cleaning ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, expected", [
+    ("\x1b[31mRed\x1b[0m Baron", "Red Baron"),
+    ("\x1b]0;pwned\x07Ada", "Ada"),
+    ("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link"),
+    ("\x9b2JBob", "Bob"),
+    ("evil\u202eexe.txt", "evilexe.txt"),
+    ("\u2066iso\u2069late", "isolate"),
+    ("ze\u200bro\u200dwidth\ufeff", "zerowidth"),
+    ("bell\x07 and\x00nul\x7f", "bell andnul"),
+    ("line\nbreak\r\n\ttab\u2028sep", "line break tab sep"),
+    ("  lots   of   space  ", "lots of space"),
+    ("Zoe\u0308", "Zo\u00eb"),
+    ("penguin \U0001f427", "penguin \U0001f427"),
+])
+def test_clean(raw, expected):
+    assert clean(raw) == expected
+
+
+def test_clean_name_cuts_and_defaults():
+    assert clean_name("x" * 64, "P") == "x" * protocol.messages.NAME_SHOWN
+    assert clean_name("\x1b[2J\u202e\u200b", "Player 2") == "Player 2"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_clean_leaves_nothing_unprintable(text):
+    import unicodedata
+    out = clean(text)
+    assert "\x1b" not in out
+    assert all(unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Zl", "Zp") for c in out)
+    assert out == out.strip() and "  " not in out
+    assert clean(out) == out
+
+
+# -- schema -------------------------------------------------------------------------------
+
+def test_committed_schema_matches_the_code():
+    assert schema.SCHEMA_PATH.read_text(encoding="utf-8") == schema.render(), \
+        "protocol/schema.json is stale: run python -m protocol.schema"
+
+
+def test_schema_covers_every_message_type():
+    doc = schema.schema()
+    names = {d["properties"]["type"]["enum"][0] for d in doc["$defs"].values()
+             if "type" in d.get("properties", {}) and "enum" in d["properties"]["type"]}
+    for union in (protocol.ClientMessage, protocol.ServerMessage):
+        for kind in union.__args__:
+            assert kind.__struct_config__.tag in names
+
+
+def test_schema_check_command_detects_drift(tmp_path, monkeypatch):
+    stale = tmp_path / "schema.json"
+    stale.write_text("{}\n")
+    monkeypatch.setattr(schema, "SCHEMA_PATH", stale)
+    assert schema.main(["--check"]) == 1
+    assert schema.main([]) == 0
+    assert schema.main(["--check"]) == 0
