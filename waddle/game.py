@@ -307,7 +307,7 @@ class Game:
         other._pieces = list(self._pieces)
         other._doubles_left = list(self._doubles_left)
         other._tracks = list(self._tracks)
-        other._boards = list(self._boards)
+        other._boards = [(list(p), d, o, list(left)) for p, d, o, left in self._boards]
         other._stack = list(self._stack)
         return other
 

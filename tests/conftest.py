@@ -1,0 +1,32 @@
+"""Shared test fixtures: a full fingerprint of a game's observable state."""
+
+from __future__ import annotations
+
+import pytest
+
+from waddle import Game
+
+
+def game_fingerprint(game: Game) -> tuple:
+    """Everything a caller can observe about ``game``, as a comparable value.
+
+    Covers the position (tokens, tracks, active hex, half, doubles), the history,
+    the legal actions and the full score breakdown of every half.
+    """
+    result = game.result()
+    return (
+        game.players, game.half, game.is_over, game.active_hex, game.current_player,
+        game.tracks, game.active_track, game.scouted, len(game),
+        tuple(sorted(game.tokens.items())), tuple(game.empty_ice),
+        tuple(game.doubles_left(p) for p in game.players),
+        tuple(game.moves), game.legal_actions(), tuple(game.live_totals()),
+        result.finished, result.winners, result.leaders,
+        tuple((p, s.waddles, s.pools) for p, s in result.scores.items()),
+        tuple(repr(sheet.to_dict()) for sheet in result.halves),
+    )
+
+
+@pytest.fixture(scope="session")
+def fingerprint():
+    """The function :func:`game_fingerprint` (session-scoped, so hypothesis tests may use it)."""
+    return game_fingerprint
