@@ -1,0 +1,199 @@
+"""The board as text: a pure function from a position to styled character cells.
+
+Hexes are axial ``(q, r)`` (:mod:`waddle.hexgrid`) drawn as a *brick* layout: hex row
+``r`` takes text lines ``(r - r_min) * h .. + h - 1`` and the hex starts at column
+``(2q + r - m) * w // 2`` where ``m`` is the smallest ``2q + r`` on the map, so each row
+is shifted half a cell from the one above. The cell size ``(w, h)`` is the largest of
+:data:`SIZES` that fits the space given.
+
+A cell is ``w`` characters: a marker, ``w - 2`` characters of label, a marker. Markers
+say what the hex is in colourless text too: ``[ ]`` the cursor, ``> <`` the active
+hex, ``{ }`` a highlighted hex (a waddle at the end of the game). Labels: ``+`` an ice
+hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
+player's letter (:data:`LETTERS`) for a single penguin and the letter twice for a
+double; water shows its number (``~`` if none) and, when the cell has a second line,
+its fish values. Styles are prompt-toolkit class names (``class:ice``, ``class:water``,
+``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``,
+``class:player.red`` ...); colours are chosen by the application's style sheet, so the
+same fragments serve colour, ``NO_COLOR`` and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from waddle.hexgrid import Hex
+from waddle.maps import Map
+
+#: The letter of each player colour (colour-blind safe: every penguin shows its letter).
+LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
+
+Fragment = tuple  # (style, text) or (style, text, mouse handler), as prompt-toolkit takes
+
+
+@dataclass(frozen=True, slots=True)
+class CellSize:
+    """The size of one hex cell in characters: ``width`` (even) by ``height`` lines."""
+
+    width: int
+    height: int
+
+
+#: Cell sizes from the largest to the smallest; the first that fits is used.
+SIZES = (CellSize(8, 3), CellSize(6, 2), CellSize(4, 2), CellSize(4, 1))
+
+_MARKERS = {"cursor": "[]", "active": "><", "highlight": "{}"}
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A rendered board.
+
+    ``lines`` holds one list of ``(style, text)`` fragments per text line (each line
+    exactly ``width`` characters); ``cells`` maps each hex to the ``(x, y)`` of its
+    cell's top-left character; ``size`` is the cell size used.
+    """
+
+    lines: tuple[tuple[Fragment, ...], ...]
+    cells: Mapping[Hex, tuple[int, int]]
+    size: CellSize
+    width: int
+
+    def fragments(self) -> list[Fragment]:
+        """All lines as one prompt-toolkit fragment list, lines joined by ``"\\n"``."""
+        out: list[Fragment] = []
+        for i, line in enumerate(self.lines):
+            if i:
+                out.append(("", "\n"))
+            out.extend(line)
+        return out
+
+    def text(self) -> str:
+        """The board as plain text, one line per text line, trailing spaces removed."""
+        return "\n".join("".join(f[1] for f in line).rstrip() for line in self.lines)
+
+    def hex_at(self, x: int, y: int) -> Hex | None:
+        """The hex whose cell covers column ``x`` of line ``y``, or ``None``."""
+        w, h = self.size.width, self.size.height
+        for hex, (cx, cy) in self.cells.items():
+            if cx <= x < cx + w and cy <= y < cy + h:
+                return hex
+        return None
+
+
+def board_extent(map: Map, size: CellSize) -> tuple[int, int]:
+    """The ``(width, height)`` in characters of ``map`` drawn with cells of ``size``."""
+    columns = [2 * q + r for q, r in map.hexes]
+    rows = [r for _, r in map.hexes]
+    width = (max(columns) - min(columns)) * size.width // 2 + size.width
+    return width, (max(rows) - min(rows) + 1) * size.height
+
+
+def fit(map: Map, width: int, height: int) -> CellSize | None:
+    """The largest of :data:`SIZES` in which ``map`` fits ``width`` x ``height``, or ``None``."""
+    for size in SIZES:
+        w, h = board_extent(map, size)
+        if w <= width and h <= height:
+            return size
+    return None
+
+
+def render_board(
+    map: Map,
+    tokens: Mapping[Hex, tuple[str, bool]],
+    *,
+    width: int,
+    height: int,
+    active: Hex | None = None,
+    legal: Collection[Hex] = (),
+    cursor: Hex | None = None,
+    highlight: Collection[Hex] = (),
+    ascii: bool = False,
+    on_click: Callable[[Hex, object], object] | None = None,
+) -> Board | None:
+    """Draw ``map`` with ``tokens`` (hex -> ``(colour, is_double)``) in ``width`` x ``height``.
+
+    ``active`` is the active hex, ``legal`` the ice hexes the current player may place
+    on, ``cursor`` the selected hex, ``highlight`` hexes to mark (waddles at the end);
+    ``ascii`` keeps to 7-bit characters. With ``on_click``, each fragment of a cell
+    carries a prompt-toolkit mouse handler calling ``on_click(hex, mouse_event)``.
+
+    Returns ``None`` when the map does not fit even with the smallest cells.
+    """
+    size = fit(map, width, height)
+    if size is None:
+        return None
+    w, h = size.width, size.height
+    left = min(2 * q + r for q, r in map.hexes)
+    top = min(r for _, r in map.hexes)
+    cells = {(q, r): ((2 * q + r - left) * w // 2, (r - top) * h) for q, r in map.hexes}
+    total = board_extent(map, size)[0]
+    rows: list[list[tuple[int, list[Fragment]]]] = [[] for _ in range(board_extent(map, size)[1])]
+    legal, highlight = set(legal), set(highlight)
+    for hex, (x, y) in cells.items():
+        style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)
+        labels = labels[:h]
+        marker = ("cursor" if hex == cursor else "active" if hex == active
+                  else "highlight" if hex in highlight else None)
+        if hex in highlight:
+            style += " class:highlight"
+        handler = None if on_click is None else _handler(on_click, hex)
+        first = (h - len(labels)) // 2
+        for line in range(h):
+            index = line - first
+            label = labels[index] if 0 <= index < len(labels) else ""
+            rows[y + line].append((x, _cell_line(label, w, style, index == 0, marker, handler)))
+    return Board(tuple(_join(row, total) for row in rows), cells, size, total)
+
+
+def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: bool,
+          active: bool, ascii: bool, inner: int) -> tuple[str, list[str]]:
+    """The style and label lines of one hex (fish at most ``inner`` characters)."""
+    water = map.water.get(hex)
+    if water is not None:
+        number = "~" if water.number is None else str(water.number)
+        fish = ",".join(str(f) for f in water.fish)
+        if len(fish) > inner:
+            fish = fish.replace(",", "")
+        return "class:water" + (" class:active" if active else ""), [number] + ([fish] if fish else [])
+    token = tokens.get(hex)
+    if token is not None:
+        colour, double = token
+        letter = LETTERS.get(colour, "?")
+        return f"class:ice class:player.{colour}", [letter * 2 if double else letter]
+    if legal:
+        return "class:ice class:legal", ["+"]
+    return "class:ice", ["." if ascii else "·"]
+
+
+def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None,
+               handler) -> list[Fragment]:
+    """One text line of a cell: marker, centred label, marker (other lines: label, space)."""
+    if not first:
+        parts = [(style, label[:w - 1].center(w - 1)), (style, " ")]
+    else:
+        left, right = _MARKERS[marker] if marker else "  "
+        mark_style = f"{style} class:{marker}" if marker else style
+        parts = [(mark_style, left), (style, label[:w - 2].center(w - 2)), (mark_style, right)]
+    return [part + (handler,) if handler else part for part in parts]
+
+
+def _join(row: list[tuple[int, list[Fragment]]], total: int) -> tuple[Fragment, ...]:
+    """Lay the cells of one text line out by column, padding the gaps with spaces."""
+    out: list[Fragment] = []
+    at = 0
+    for x, fragments in sorted(row, key=lambda item: item[0]):
+        if x > at:
+            out.append(("", " " * (x - at)))
+        out.extend(fragments)
+        at = x + sum(len(f[1]) for f in fragments)
+    if at < total:
+        out.append(("", " " * (total - at)))
+    return tuple(out)
+
+
+def _handler(on_click: Callable[[Hex, object], object], hex: Hex):
+    def handle(mouse_event):
+        return on_click(hex, mouse_event)
+    return handle

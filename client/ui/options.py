@@ -1,0 +1,36 @@
+"""Command-line options shared by the UI commands (``play``, ``host``, ``join``, ``watch``).
+
+Imports only :mod:`argparse` at the top, so ``waddle --help`` stays fast; the UI is
+imported when :func:`run_ui` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--ascii`` and ``--no-color`` (``NO_COLOR`` in the environment does the same)."""
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with plain ASCII characters only")
+    parser.add_argument("--no-color", action="store_true",
+                        help="no colour (also when the NO_COLOR environment variable is set)")
+
+
+def run_ui(session, args: argparse.Namespace) -> int:
+    """Run the full-screen UI over ``session`` until the player quits; return 0.
+
+    Raises:
+        OSError: when standard input or output is not a terminal.
+    """
+    import asyncio
+    import sys
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise OSError("the terminal UI needs a terminal (standard input and output are not one)")
+    from client.ui.app import WaddleApp, run_app
+    from client.ui.style import want_colour
+
+    app = WaddleApp(session, ascii=args.ascii, colour=want_colour(args.no_color))
+    asyncio.run(run_app(app))
+    return 0

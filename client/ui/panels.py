@@ -1,0 +1,240 @@
+"""The text around the board: banner, side panel, score table, help, key hints.
+
+Every function here is pure: table state (+ UI state, sizes) -> prompt-toolkit
+fragments ``[(style, text), ...]``. Names and chat come from
+:class:`~client.ui.view.TableState`, which cleans them (:mod:`protocol.text`); the
+event log is written from the engine's event dicts (``waddle.events``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from waddle.hexgrid import format_hex
+
+from client.ui.board import LETTERS
+from client.ui.view import TableState, UIState
+
+Fragments = list[tuple[str, str]]
+
+#: Key help: (keys, what they do), in the order shown by ``?``.
+HELP = (
+    ("arrows / h j k l", "move the cursor between the hexes you may place on"),
+    ("Enter / space", "place a penguin on the cursor's hex"),
+    ("d", "toggle: the next place uses a double"),
+    ("s then y", "scout (asks to confirm)"),
+    ("mouse click", "place on the clicked hex (where the terminal has a mouse)"),
+    ("c or /", "write a chat line; Enter sends, Esc cancels"),
+    ("Tab", "game over: show the next player's waddles"),
+    ("?", "this help; any key closes it"),
+    ("q / Ctrl-C", "quit (asks to confirm during a game)"),
+    ("lobby: up/down", "choose a setting (host)"),
+    ("lobby: left/right", "change it (host)"),
+    ("lobby: Enter", "start the game (host) / r: ready"),
+)
+
+
+def player_label(state: TableState, colour: str, *, you: bool = False) -> Fragments:
+    """A player's letter in their colour, then their cleaned name (and "(you)" if ``you``)."""
+    you = " (you)" if you and colour == state.my_colour else ""
+    return [(f"class:player.{colour} class:letter", LETTERS.get(colour, "?")),
+            ("", f" {state.name_of(colour)}{you}")]
+
+
+def banner(state: TableState, ui: UIState) -> Fragments:
+    """The one-line state of the table: your turn, waiting for …, reconnecting…, game over."""
+    game = state.game
+    if state.connection == "reconnecting":
+        line = [("class:banner.alert", " Reconnecting… ")]
+    elif state.connection == "closed":
+        line = [("class:banner.alert", " Disconnected from the host ")]
+    elif state.phase == "connecting":
+        line = [("class:banner", " Connecting… ")]
+    elif state.phase == "lobby":
+        line = [("class:banner", " Lobby: waiting for the host to start ")]
+        if state.is_owner:
+            line = [("class:banner", " Lobby: set up the table, then press Enter on Start ")]
+    elif state.phase == "finished" or game is None or game.is_over:
+        line = [("class:banner.over", " GAME OVER ")] + _winners(state)
+    elif state.my_turn:
+        line = [("class:banner.turn", " YOUR TURN ")] + _turn_hint(state, ui)
+    else:
+        line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " …")]
+    if game is not None and game.mirror_match:
+        line.append(("class:dim", f"  half {game.half} of 2"))
+    if state.notice:
+        line.append(("class:notice", f"  {state.notice}"))
+    return line
+
+
+def _turn_hint(state: TableState, ui: UIState) -> Fragments:
+    game = state.game
+    number = game.map.water[game.active_hex].number
+    left = game.doubles_left(state.my_colour)
+    double = "ON" if ui.double else "off"
+    return [("", f" place next to water {number} · double {double} ({left} left)")]
+
+
+def _winners(state: TableState) -> Fragments:
+    game = state.game
+    if game is None:
+        return []
+    winners = game.result().winners
+    out: Fragments = [("", " won by " if len(winners) == 1 else " shared by ")]
+    for i, colour in enumerate(winners):
+        out += ([("", ", ")] if i else []) + player_label(state, colour)
+    return out
+
+
+def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii: bool = False
+               ) -> Fragments:
+    """Tracks, players (doubles, live scores), then event log and chat to fill ``height`` lines."""
+    game = state.game
+    if game is None:
+        return []
+    lines: list[Fragments] = []
+    if game.is_over:
+        lines += score_table(state, ui, ascii=ascii)
+    else:
+        lines += _tracks(state, ascii)
+        lines += _players(state)
+    lines.append([("class:heading", "Events")])
+    rest = height - len(lines) - 1
+    chat = [_chat_line(name, text) for name, text in state.chat[-max(rest // 3, 1):]] if state.chat else []
+    log = [event_line(state, e) for e in state.log if e.get("type") != "round_ended" or e.get("active_hex")]
+    lines += log[-max(rest - len(chat) - (1 if chat else 0), 0):] if rest > len(chat) else []
+    if chat:
+        lines.append([("class:heading", "Chat")])
+        lines += chat
+    return _join(lines[:height], width)
+
+
+def _tracks(state: TableState, ascii: bool) -> list[Fragments]:
+    game = state.game
+    arrow = ">" if ascii else "▶"
+    out = []
+    for i, track in enumerate(game.tracks):
+        active = i == game.active_track
+        line: Fragments = [("class:heading" if active else "class:dim",
+                            f"{arrow if active else ' '} Track {'AB'[i]}{' (active)' if active else '         '} ")]
+        for j, colour in enumerate(track):
+            style = f"class:player.{colour} class:letter"
+            if active and j == 0:
+                style += " class:current"
+            line.append((style, LETTERS.get(colour, "?")))
+            line.append(("", " "))
+        out.append(line)
+    number = game.map.water[game.active_hex].number
+    fish = game.map.water[game.active_hex].fish
+    out.append([("class:dim", f"  active hex: water {number}"
+                 + (f", fish {','.join(map(str, fish))}" if fish else ""))])
+    return out
+
+
+def _players(state: TableState) -> list[Fragments]:
+    game = state.game
+    live = state.settings.realtime_score
+    scores = dict(zip(game.players, game.live_totals())) if live else {}
+    out = [[("class:heading", "Players" + " " * 14 + "doubles" + ("  score" if live else ""))]]
+    for colour in game.players:
+        label = player_label(state, colour, you=True)
+        text = "".join(t for _, t in label)
+        seat = next((s for s in state.seats if s.colour == colour), None)
+        away = " (bot)" if seat and seat.bot and not seat.connected and seat.seat != 0 else ""
+        line = label + [("class:dim", away)]
+        pad = max(1, 24 - len(text) - len(away))
+        line.append(("", " " * pad + str(game.doubles_left(colour))))
+        if live:
+            line.append(("", f"{scores[colour]:>7}"))
+        out.append(line)
+    return out
+
+
+def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[Fragments]:
+    """End of game: waddles, pools and total per player (each half too in a mirror match)."""
+    game = state.game
+    result = game.result()
+    shown = game.players[ui.shown % len(game.players)]
+    star = "*" if ascii else "★"
+    out = [[("class:heading", f"{'':14}waddles pools total")]]
+    for colour in sorted(game.players, key=lambda p: -result.scores[p].total):
+        score = result.scores[colour]
+        label = player_label(state, colour)
+        name = "".join(t for _, t in label)[:13]
+        marker = (" " + star) if colour in result.winners else ""
+        style = "class:selected" if colour == shown else ""
+        out.append([(f"class:player.{colour} class:letter", name[0]),
+                    (style, f"{name[1:]:13}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
+        if game.mirror_match:
+            for half, sheet in enumerate(result.halves, 1):
+                s = sheet.scores[colour]
+                out.append([("class:dim", f"  half {half}{'':6}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
+    sizes = [w.size for w in result.halves[-1].waddles if w.player == shown]
+    out.append([("", "Waddles of "), *player_label(state, shown)[:1],
+                ("", f": {', '.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab: next)")])
+    if state.record_path:
+        out.append([("class:dim", "Record: "), ("", state.record_path)])
+    return out
+
+
+def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
+    """One event dict (``waddle.events`` form) as a line of the log."""
+    kind = event.get("type")
+    if kind == "placed":
+        what = "a double" if event["double"] else "a penguin"
+        return player_label(state, event["player"]) + [("", f" placed {what} at {format_hex(tuple(event['hex']))}")]
+    if kind == "scouted":
+        return player_label(state, event["player"]) + [("", " scouted ahead")]
+    if kind == "round_ended":
+        hex = event.get("active_hex")
+        number = state.game.map.water[tuple(hex)].number if hex and state.game else "?"
+        return [("class:dim", f"· round over; next at water {number}")]
+    if kind == "half_ended":
+        return [("class:dim", "· half 1 over; the board is cleared for half 2")]
+    if kind == "game_ended":
+        return [("class:dim", "· game over")]
+    return [("class:dim", f"· {kind}")]
+
+
+def _chat_line(name: str, text: str) -> Fragments:
+    return [("class:chat.name", name), ("", f": {text}")]
+
+
+def help_screen() -> Fragments:
+    """The key help shown by ``?``."""
+    out: Fragments = [("class:heading", "Keys\n\n")]
+    for keys, what in HELP:
+        out += [("class:key", f"  {keys:<20}"), ("", f"{what}\n")]
+    out += [("", "\nPenguins show their player's letter (R B Y G P); a double shows it twice.\n"
+                 "[ ] is the cursor, > < the active water hex, + an ice hex you may place on.\n"
+                 "Water shows its number and, below it, its fish.\n\nPress any key to go back.")]
+    return out
+
+
+def hints(state: TableState, ui: UIState) -> Fragments:
+    """The key hints of the bottom line, for the current mode."""
+    if ui.mode == "scout":
+        return [("class:banner.alert", " Scout ahead? y: yes, any other key: no ")]
+    if ui.mode == "quit":
+        return [("class:banner.alert", " Quit the game? y: yes, any other key: no ")]
+    if state.phase == "lobby":
+        keys = "up/down choose  left/right change  Enter start" if state.is_owner else "r ready"
+        return [("class:dim", f" {keys}  c chat  ? help  q quit")]
+    if state.phase == "finished":
+        return [("class:dim", " Tab next player's waddles  c chat  ? help  q quit")]
+    return [("class:dim", " arrows/hjkl move  Enter place  d double  s scout  c chat  ? help  q quit")]
+
+
+def _join(lines: list[Fragments], width: int) -> Fragments:
+    """Lines into one fragment list, each cut to ``width`` characters."""
+    out: Fragments = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        room = width
+        for style, text in line:
+            if room <= 0:
+                break
+            out.append((style, text[:room]))
+            room -= len(text[:room])
+    return out
