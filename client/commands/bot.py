@@ -1,0 +1,74 @@
+"""``waddle bot HOST:PORT --name N --strategy KIND``: a headless bot client.
+
+Joins the table at HOST:PORT (or reclaims a seat with ``--token``), says it is ready,
+plays every turn of its seat with a built-in bot (``waddle.bots``) and prints its moves
+and the final scores. Reconnects by itself if the link drops.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+STRATEGIES = ("random", "greedy", "search")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("address", metavar="HOST:PORT", help="the host, e.g. 127.0.0.1:7777")
+    parser.add_argument("--name", default="bot", help="the bot's name at the table (default: bot)")
+    parser.add_argument("--strategy", default="greedy", choices=STRATEGIES,
+                        help="which built-in bot plays (default: greedy)")
+    parser.add_argument("--code", help="the table's join code, if it has one")
+    parser.add_argument("--colour", help="preferred colour (red, blue, yellow, green, purple)")
+    parser.add_argument("--token", help="reclaim the seat with this token instead of joining")
+    parser.add_argument("--seed", type=int, help="seed for the bot's choices")
+    parser.add_argument("--seconds", type=float, default=0.5,
+                        help="search bot's time budget per move, seconds (default 0.5)")
+    parser.add_argument("--quiet", action="store_true", help="print only the final scores")
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from client.address import parse_address
+    from waddle.bots import make_bot
+
+    host, port = parse_address(args.address)
+    options = {"seconds": args.seconds} if args.strategy == "search" else {}
+    bot = make_bot(args.strategy, args.seed, **options)
+    return trio.run(_play, host, port, bot, args)
+
+
+async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
+    import trio
+
+    from client.botplay import play
+    from client.cli import UserError
+    from client.core import ClientError, connect
+    from client.report import score_lines
+
+    try:
+        async with connect(host, port, name=args.name, colour=args.colour, code=args.code,
+                           token=args.token, software=f"waddle-bot/{args.strategy}") as client:
+            state = client.state
+            if not args.quiet:
+                print(f"seated as {state.colour} ({state.name}); to reclaim this seat: "
+                      f"--token {client.token}", flush=True)
+            async with trio.open_nursery() as nursery:
+                if not args.quiet:
+                    nursery.start_soon(print_moves, client)
+                await play(client, bot, on_rejected=lambda exc: print(f"rejected: {exc}"))
+                nursery.cancel_scope.cancel()
+            print("\n".join(score_lines(state.game, state.seat_name)))
+    except ClientError as exc:
+        raise UserError(str(exc)) from None
+    return 0
+
+
+async def print_moves(client) -> None:
+    """Print every ``played`` event of ``client`` as a line, as it arrives."""
+    from client.report import describe_played
+    from protocol import Played
+
+    async for message in client.events():
+        if isinstance(message, Played):
+            print(describe_played(message, client.state.seat_name), flush=True)

@@ -1,0 +1,486 @@
+"""The trio client core: one connection to a Waddle host that survives network trouble.
+
+For scripts::
+
+    async with connect("127.0.0.1", 7777, name="Ada") as client:
+        await client.ready()
+        async for message in client.events():     # every host message, after the state took it
+            if client.state.finished:
+                break
+            if client.state.my_turn:
+                await client.act(my_choice(client.state.game))
+
+:func:`connect` returns once the client holds a seat (or watches) and has the table's
+state. :attr:`Client.state` (a :class:`client.state.TableState`) is the table as this
+client sees it: status, lobby, seats, its colour, the game replica, version, chat, the
+last rejection; readable synchronously at any time, with ``state.listeners`` called on
+every change.
+
+The client reconnects by itself when the link breaks or goes silent: exponential
+backoff with jitter (:class:`client.backoff.Backoff`), ``reclaim`` with the seat token
+and the last version seen, so the host sends exactly the missing events or a snapshot;
+then it resends every unacknowledged action with its original client action id (the
+host applies an action id at most once, ``docs/protocol.md``).
+
+From a UI on the same trio run (guest mode), never block: :meth:`Client.act_nowait`,
+:meth:`Client.say_nowait` and :meth:`Client.send_nowait` queue work for the client's
+tasks and return ``False`` (recording why in ``state.last_error``) when they cannot.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import trio
+
+from client.backoff import Backoff
+from client.state import Desync, Status, TableState
+from protocol import (
+    PROTOCOL_VERSION, Ack, Act, Closing, ConnectionClosed, FramedStream, Hello, Join, Leave, Lobby,
+    Configure, Ping, Pong, ProtocolError, Ready, Reclaim, Rejected, Say, Seated, Settings, Snapshot,
+    Start, Watch, Watching, Welcome,
+)
+from protocol.actions import from_engine
+from waddle import Action
+from waddle.errors import RecordError
+
+#: Closing codes after which reconnecting cannot help.
+FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake"})
+#: Join/reclaim/watch rejections after which reconnecting cannot help.
+FINAL_REJECTIONS = frozenset({"bad_code", "table_full", "started", "bad_token", "already_joined",
+                              "bad_message"})
+#: Messages queued by the ``*_nowait`` methods and not yet sent (more are refused).
+OUTBOX_SIZE = 64
+
+
+class ClientError(Exception):
+    """The client cannot go on (refused by the host, closed); ``str()`` says why."""
+
+
+class ActionRejected(ClientError):
+    """The host rejected an action; ``rejected`` is its :class:`protocol.Rejected`
+    (``code`` is one of ``protocol.REJECTIONS``)."""
+
+    def __init__(self, rejected: Rejected) -> None:
+        super().__init__(f"{rejected.code}: {rejected.message}")
+        self.rejected = rejected
+        self.code = rejected.code
+
+
+@dataclass
+class _Pending:
+    """An action sent (or to send) and not yet answered."""
+
+    act: Act
+    done: trio.Event = field(default_factory=trio.Event)
+    ack: Ack | None = None
+    rejected: Rejected | None = None
+
+
+class _Reconnect(Exception):
+    """End this connection and connect again (``resync``: ask for a full snapshot)."""
+
+    def __init__(self, reason: str, resync: bool = False) -> None:
+        super().__init__(reason)
+        self.resync = resync
+
+
+class Client:
+    """A client of one Waddle host: a seat (``name``, ``colour``, ``code``), a reclaim
+    (``token``) or a spectator (``watch=True``).
+
+    Args:
+        host, port: where the host listens.
+        name: the player's or spectator's name (the host cleans it).
+        colour: preferred colour (``None``: the first free one).
+        code: the table's join code, if it needs one.
+        token: a seat token from an earlier connection: reclaim that seat.
+        watch: watch instead of taking a seat.
+        reconnect: reconnect after losing the link (else close).
+        backoff: reconnect delays (default :class:`Backoff` with a random seed).
+        max_attempts: consecutive failed reconnects before giving up (``None``: never).
+        heartbeat: seconds between pings sent to the host.
+        dead_after: seconds of silence from the host after which the link counts as dead.
+        connect_timeout: seconds allowed for the TCP connect and the handshake.
+        software: the ``hello.client`` string.
+
+    Run it with :meth:`run` in a nursery (``nursery.start(client.run)``), or use
+    :func:`connect`. Read :attr:`state` at any time.
+    """
+
+    def __init__(self, host: str, port: int, *, name: str = "", colour: str | None = None,
+                 code: str | None = None, token: str | None = None, watch: bool = False,
+                 reconnect: bool = True, backoff: Backoff | None = None,
+                 max_attempts: int | None = None, heartbeat: float = 10.0,
+                 dead_after: float = 30.0, connect_timeout: float = 10.0,
+                 software: str = "waddle-client") -> None:
+        self.host, self.port = host, port
+        self.name, self.colour, self.code = name, colour, code
+        self.token = token
+        self.watch = watch
+        self.reconnect = reconnect
+        self.backoff = backoff or Backoff()
+        self.max_attempts = max_attempts
+        self.heartbeat, self.dead_after, self.connect_timeout = heartbeat, dead_after, connect_timeout
+        self.software = software
+        self.state = TableState()
+        self.last_error: str | None = None
+        self._ids = itertools.count(1)
+        self._id_prefix = secrets.token_hex(4)
+        self._pending: dict[str, _Pending] = {}
+        self._outbox_send, self._outbox = trio.open_memory_channel(OUTBOX_SIZE)
+        self._subscribers: list[trio.MemorySendChannel] = []
+        self._progress = trio.Event()       # set (and replaced) on every state change
+        self._framed: FramedStream | None = None
+        self._cancel = trio.CancelScope()
+        self._want_ready: bool | None = None
+        self._seated_once = False
+        self._ping_nonce = 0
+
+    # -- running ------------------------------------------------------------------------
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Connect, take the seat and follow the table until closed.
+
+        ``task_status.started()`` is called once the first connection holds its seat
+        and the table's state. Returns when the client closes (:meth:`close`, a final
+        refusal, the game over and the link gone, or ``max_attempts`` used up); the
+        reason is in ``state.closed_reason``.
+
+        Raises:
+            ClientError: only before ``started``: the first connection failed or was refused.
+        """
+        reason = "closed by the client"
+        try:
+            with self._cancel:
+                reason = await self._connect_loop(task_status)
+        except ClientError as exc:
+            reason = str(exc)
+            raise
+        finally:
+            self._finish(reason)
+
+    async def _connect_loop(self, task_status) -> str:
+        resync = False
+        while True:
+            try:
+                await self._session(resync, task_status)
+                reason, resync = "the host closed the connection", False
+            except _Reconnect as exc:
+                reason, resync = str(exc), exc.resync
+            except (OSError, ProtocolError, trio.TooSlowError) as exc:
+                reason, resync = _describe(exc), False
+            except ClientError as exc:
+                if not self._seated_once:
+                    raise
+                return str(exc)
+            self._framed = None
+            if not self._seated_once:
+                raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
+            if not self.reconnect or self.state.finished:
+                return reason
+            if self.max_attempts is not None and self.backoff.attempts >= self.max_attempts:
+                return f"gave up after {self.backoff.attempts} attempts: {reason}"
+            self.last_error = reason
+            self.state.set_status(Status.RECONNECTING)
+            if not resync:
+                await trio.sleep(self.backoff.next())
+
+    def close(self) -> None:
+        """Stop the client (its :meth:`run` returns); pending actions fail with :class:`ClientError`."""
+        self._cancel.cancel()
+
+    def _finish(self, reason: str) -> None:
+        self._framed = None
+        for pending in self._pending.values():
+            pending.done.set()
+        for channel in self._subscribers:
+            channel.close()
+        self._subscribers.clear()
+        self.state.set_status(Status.CLOSED, reason)
+        self._progress.set()
+
+    async def _session(self, resync: bool, task_status) -> None:
+        """One connection: handshake, seat, then messages until it ends."""
+        with trio.fail_after(self.connect_timeout):
+            stream = await trio.open_tcp_stream(self.host, self.port)
+        framed = FramedStream.for_client(stream)
+        async with stream:
+            with trio.fail_after(self.connect_timeout):
+                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software))
+                self._check_welcome(await framed.receive())
+                await framed.send(self._seat_request(resync))
+                await self._await_seat(framed)
+            self._framed = framed
+            self.backoff.reset()
+            self.state.set_status(Status.CONNECTED)
+            self._resend_pending()
+            self._resend_ready()
+            if not self._seated_once:
+                self._seated_once = True
+                task_status.started()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer, framed)
+                nursery.start_soon(self._pinger)
+                await self._reader(framed)
+                nursery.cancel_scope.cancel()
+
+    def _check_welcome(self, message) -> None:
+        if isinstance(message, Closing):
+            raise ClientError(f"refused by the host ({message.code}): {message.message}")
+        if not isinstance(message, Welcome):
+            raise ProtocolError(f"expected welcome, got {type(message).__name__}")
+
+    def _seat_request(self, resync: bool):
+        last = 0 if resync else self.state.version
+        if self.token is not None:
+            return Reclaim(token=self.token, last_version=last)
+        if self.watch:
+            return Watch(name=self.name, code=self.code, last_version=last)
+        return Join(name=self.name, colour=self.colour, code=self.code)
+
+    async def _await_seat(self, framed: FramedStream) -> None:
+        """Receive up to the first lobby or snapshot after ``seated``/``watching``."""
+        seated = False
+        while True:
+            message = await framed.receive()
+            if isinstance(message, Rejected):
+                error = f"refused by the host ({message.code}): {message.message}"
+                if message.code in FINAL_REJECTIONS:
+                    raise ClientError(error)
+                raise _Reconnect(error)
+            if isinstance(message, Closing):
+                self._closing(message)
+            if isinstance(message, Seated):
+                self.token = message.token
+            seated = seated or isinstance(message, (Seated, Watching))
+            await self._handle(framed, message)
+            if seated and isinstance(message, (Lobby, Snapshot)):
+                return
+
+    # -- the connection's tasks -------------------------------------------------------
+
+    async def _reader(self, framed: FramedStream) -> None:
+        while True:
+            with trio.move_on_after(self.dead_after) as silent:
+                try:
+                    message = await framed.receive()
+                except ProtocolError as exc:
+                    if exc.fatal:
+                        raise
+                    continue                   # a bad frame from the host: skip it
+            if silent.cancelled_caught:
+                raise _Reconnect(f"no word from the host for {self.dead_after:g} s")
+            if isinstance(message, Closing):
+                self._closing(message)
+            await self._handle(framed, message)
+
+    async def _handle(self, framed: FramedStream, message) -> None:
+        if isinstance(message, Ping):
+            self._queue(Pong(nonce=message.nonce))
+            return
+        if isinstance(message, Ack):
+            self._answer(message.id, ack=message)
+        elif isinstance(message, Rejected) and message.id is not None:
+            self._answer(message.id, rejected=message)
+        try:
+            self.state.apply(message)
+        except (Desync, RecordError) as exc:
+            raise _Reconnect(f"out of step with the host ({exc}); resyncing", resync=True) from None
+        self._publish(message)
+
+    def _closing(self, message: Closing) -> None:
+        text = f"the host closed the connection ({message.code}): {message.message}"
+        if message.code in FINAL_CLOSINGS or (message.code == "shutdown" and self.state.finished):
+            raise ClientError(text)
+        raise _Reconnect(text)
+
+    async def _writer(self, framed: FramedStream) -> None:
+        async for message in self._outbox:
+            await framed.send(message)
+
+    async def _pinger(self) -> None:
+        while True:
+            await trio.sleep(self.heartbeat)
+            self._ping_nonce += 1
+            self._queue(Ping(nonce=self._ping_nonce))
+
+    def _resend_pending(self) -> None:
+        for pending in self._pending.values():
+            self._queue(pending.act)
+
+    def _resend_ready(self) -> None:
+        if self._want_ready is None:
+            return
+        seat = next((s for s in self.state.seats if s.colour == self.state.colour), None)
+        if self.state.phase == "lobby" and seat is not None and seat.ready != self._want_ready:
+            self._queue(Ready(ready=self._want_ready))
+
+    def _answer(self, id: str, *, ack: Ack | None = None, rejected: Rejected | None = None) -> None:
+        pending = self._pending.pop(id, None)
+        if pending is not None:
+            pending.ack, pending.rejected = ack, rejected
+            pending.done.set()
+
+    def _publish(self, message) -> None:
+        for channel in list(self._subscribers):
+            try:
+                channel.send_nowait(message)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self._subscribers.remove(channel)
+        self._progress.set()
+        self._progress = trio.Event()
+
+    def _queue(self, message) -> bool:
+        try:
+            self._outbox_send.send_nowait(message)
+        except trio.WouldBlock:
+            self.last_error = "too many messages waiting to be sent"
+            return False
+        return True
+
+    # -- for scripts ----------------------------------------------------------------------
+
+    def events(self) -> trio.MemoryReceiveChannel:
+        """A new subscription to every host message, delivered after :attr:`state` took it.
+
+        Iterate it with ``async for``; it ends when the client closes. Ping, pong and
+        handshake messages are not included.
+        """
+        send, receive = trio.open_memory_channel(math.inf)
+        if self.state.status is Status.CLOSED:
+            send.close()
+        else:
+            self._subscribers.append(send)
+        return receive
+
+    async def act(self, action: Action) -> Ack:
+        """Play ``action`` for this seat, decided on the current version; wait for the answer.
+
+        Survives reconnects: the action is resent with the same id until answered. On
+        return the replica includes the action.
+
+        Returns:
+            the host's :class:`protocol.Ack`.
+
+        Raises:
+            ActionRejected: the host refused it (``.code``: ``not_your_turn``, ``illegal``,
+                ``stale``, ...); nothing changed.
+            ClientError: this client holds no seat, or closed before the answer.
+        """
+        pending = self._submit(action)
+        await pending.done.wait()
+        if pending.rejected is not None:
+            raise ActionRejected(pending.rejected)
+        if pending.ack is None:
+            raise ClientError(f"closed before the host answered: {self.state.closed_reason}")
+        while self.state.version < pending.ack.version and self.state.status is not Status.CLOSED:
+            await self._progress.wait()
+        return pending.ack
+
+    def _submit(self, action: Action) -> _Pending:
+        if self.token is None:
+            raise ClientError("this client holds no seat")
+        if self.state.status is Status.CLOSED:
+            raise ClientError(f"the client is closed: {self.state.closed_reason}")
+        act = Act(id=f"{self._id_prefix}-{next(self._ids)}", version=self.state.version,
+                  token=self.token, action=from_engine(action))
+        pending = self._pending[act.id] = _Pending(act)
+        if self._framed is not None:
+            self._queue(act)                 # else: sent on the next connection
+        return pending
+
+    async def wait_for(self, predicate) -> None:
+        """Wait until ``predicate(state)`` is true (checked after every change).
+
+        Raises:
+            ClientError: the client closed first.
+        """
+        while not predicate(self.state):
+            if self.state.status is Status.CLOSED:
+                raise ClientError(f"the client is closed: {self.state.closed_reason}")
+            await self._progress.wait()
+
+    async def say(self, text: str) -> None:
+        """Send a chat line."""
+        self._send_or_raise(Say(text=text))
+
+    async def ready(self, ready: bool = True) -> None:
+        """Say this seat is (or is not) ready; repeated after a reconnect in the lobby."""
+        self._want_ready = ready
+        self._send_or_raise(Ready(ready=ready))
+
+    async def start(self) -> None:
+        """Ask to start the game (the table's owner only; a refusal lands in ``state.last_rejection``)."""
+        self._send_or_raise(Start())
+
+    async def configure(self, settings: Settings) -> None:
+        """Change the table's settings (the owner, in the lobby)."""
+        self._send_or_raise(Configure(settings=settings))
+
+    async def leave(self) -> None:
+        """Leave the table politely; the client closes when the host says goodbye."""
+        self.reconnect = False
+        self._send_or_raise(Leave())
+
+    def _send_or_raise(self, message) -> None:
+        if not self.send_nowait(message):
+            raise ClientError(self.last_error)
+
+    # -- for a UI: never blocks -----------------------------------------------------------
+
+    def send_nowait(self, message) -> bool:
+        """Queue any client message (``Say``, ``Ready``, ``Start``, ``Configure``, ``Leave``).
+
+        Returns ``False`` (reason in :attr:`last_error`) if not connected or the queue is full.
+        """
+        if self._framed is None:
+            self.last_error = f"not connected ({self.state.status})"
+            return False
+        return self._queue(message)
+
+    def act_nowait(self, action: Action) -> bool:
+        """Submit ``action`` without waiting; the answer shows in :attr:`state`
+        (``last_rejection``, or the replica advancing). Returns ``False`` (reason in
+        :attr:`last_error`) if it cannot be submitted."""
+        try:
+            self._submit(action)
+        except ClientError as exc:
+            self.last_error = str(exc)
+            return False
+        return True
+
+    def say_nowait(self, text: str) -> bool:
+        """Queue a chat line; ``False`` (reason in :attr:`last_error`) if it cannot be sent."""
+        return self.send_nowait(Say(text=text))
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, trio.TooSlowError):
+        return "timed out"
+    if isinstance(exc, ConnectionClosed):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+
+
+@asynccontextmanager
+async def connect(host: str, port: int, **options) -> AsyncIterator[Client]:
+    """Connect a :class:`Client` (``options`` as its arguments) and yield it once seated.
+
+    Leaving the block closes the client.
+
+    Raises:
+        ClientError: the host could not be reached or refused the seat.
+    """
+    client = Client(host, port, **options)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(client.run)
+        try:
+            yield client
+        finally:
+            client.close()
