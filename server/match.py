@@ -1,0 +1,149 @@
+"""The server's one door to the rules engine: a :class:`Match` is one game being hosted.
+
+Everything the host knows about Waddle is here (colours, maps, bots, records); the table
+(:mod:`server.table`) only asks whose turn it is, whether an action is legal, applies
+it, and reads the record. Hosting another game means writing another module like this.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from protocol.actions import from_engine, to_engine
+from protocol.messages import ActionForm, BundledMap, FileMap, Settings, StandardMap
+from waddle import COLOURS, Game, IllegalActionError, MapError, action_from_dict
+from waddle.bots import BOTS, make_bot
+from waddle.maps import Map, load_map
+from waddle.record import from_record, to_record
+from waddle.tiles import standard_map
+
+#: The seat colours, in the order free seats take them.
+SEAT_COLOURS: tuple[str, ...] = COLOURS
+
+#: Bot kinds the host can run.
+BOT_KINDS: tuple[str, ...] = tuple(BOTS)
+
+#: A bot: given a private copy of the game, return its action (may run in a worker thread).
+Chooser = Callable[[Game], ActionForm]
+
+
+def make_map(settings: Settings, players: int) -> tuple[Map, int | None]:
+    """The map ``settings`` choose for ``players`` seats, and the seed it was made with.
+
+    Raises:
+        ValueError: an unknown bundled map, or a map file that cannot be read or used
+            (:class:`waddle.MapError`, naming the file and the problem).
+    """
+    choice = settings.map
+    if isinstance(choice, StandardMap):
+        seed = choice.seed if choice.seed is not None else random.SystemRandom().randrange(2**31)
+        return standard_map(players, seed), seed
+    if isinstance(choice, BundledMap):
+        try:
+            from waddle.maps import bundled_map  # type: ignore[attr-defined]
+        except ImportError:
+            raise MapError("this version has no bundled maps") from None
+        return bundled_map(choice.name), None
+    assert isinstance(choice, FileMap)
+    return load_map(choice.path), None
+
+
+def check_settings(settings: Settings) -> None:
+    """Raise ``ValueError`` (the message says why) if ``settings`` cannot be played."""
+    for kind in settings.bots:
+        if kind not in BOTS:
+            raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(BOTS)}")
+    if not isinstance(settings.map, StandardMap):
+        make_map(settings, settings.players)
+
+
+class Match:
+    """One hosted game: the engine's :class:`~waddle.Game` and the seed of its map."""
+
+    def __init__(self, game: Game, seed: int | None) -> None:
+        self.game = game
+        self.seed = seed
+
+    @classmethod
+    def new(cls, settings: Settings, colours: Sequence[str], map: Map | None = None) -> Match:
+        """A new game for ``colours`` (opening turn order) with ``settings``.
+
+        Raises:
+            ValueError: the map cannot be made (see :func:`make_map`) or the players are wrong.
+        """
+        seed = None
+        if map is None:
+            map, seed = make_map(settings, len(colours))
+        return cls(Game(map, colours, mirror_match=settings.mirror_match), seed)
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> tuple[Match, dict[str, Any], list[tuple[str, ActionForm, list[dict]]]]:
+        """The match a saved record reaches, its record before any action, and each
+        action's ``(player, action, events)``.
+
+        Raises:
+            waddle.RecordError: the record does not load (naming the place and the problem).
+        """
+        from_record(record)  # checks every action, naming the bad one
+        start = from_record({**record, "actions": []})
+        match = cls(start, record.get("seed"))
+        initial = match.record()
+        played = []
+        for item in record["actions"]:
+            action = action_from_dict(item)
+            events = start.apply(action)
+            played.append((item["player"], from_engine(action), [e.to_dict() for e in events]))
+        return match, initial, played
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Colours in opening turn order."""
+        return self.game.players
+
+    @property
+    def current_player(self) -> str | None:
+        """The colour to act, ``None`` when the game is over."""
+        return self.game.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    @property
+    def actions(self) -> int:
+        """Actions played so far."""
+        return len(self.game)
+
+    def illegal(self, form: ActionForm) -> str | None:
+        """Why ``form`` is illegal now (the rule), or ``None`` if it is legal."""
+        try:
+            self.game.check(to_engine(form))
+        except IllegalActionError as exc:
+            return str(exc)
+        return None
+
+    def apply(self, form: ActionForm) -> tuple[str, list[dict[str, Any]]]:
+        """Play a legal action for the current player: ``(player, event dicts)``."""
+        player = self.game.current_player
+        return player, [event.to_dict() for event in self.game.apply(to_engine(form))]
+
+    def record(self, **extra: Any) -> dict[str, Any]:
+        """The game record so far (``docs/records.md``), with ``extra`` top-level fields."""
+        return to_record(self.game, seed=self.seed, **extra)
+
+    def position(self) -> Game:
+        """A private copy of the game for a bot to think on."""
+        return self.game.copy()
+
+
+def make_chooser(kind: str, seed: int | None) -> Chooser:
+    """A bot of ``kind`` as a function from a game copy to a wire action.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    bot = make_bot(kind, seed)
+    return lambda game: from_engine(bot.choose(game))
+

@@ -1,0 +1,186 @@
+"""A scripted test client and a hosting helper for the server tests (not a test module).
+
+:class:`Client` reads in a background task, answers pings, keeps every message, and
+follows the game in a local engine from the events it receives, checking that each
+``played`` event's engine events are what the local engine produces.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+import trio.testing
+
+import protocol
+from protocol.actions import from_engine, to_engine
+from protocol.framing import FramedStream, ProtocolError
+from server import Host, Limits, ServerConfig
+from waddle.record import from_record
+from waddle.tiles import standard_map
+
+MAP2 = standard_map(2, 11)
+MAP3 = standard_map(3, 5)
+
+
+class Client:
+    """One scripted client over ``stream``; call :meth:`start` in a nursery."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.framed = FramedStream.for_client(stream)
+        self.received: list[Any] = []
+        self.game = None
+        self.version = 0
+        self.token: str | None = None
+        self.colour: str | None = None
+        self.lobby: protocol.Lobby | None = None
+        self.closed = trio.Event()
+        self.answer_pings = True
+        self._ids = itertools.count(1)
+        self._lock = trio.Lock()
+        self._new = trio.Event()
+        self._cursor = 0
+
+    async def pump(self) -> None:
+        try:
+            while True:
+                message = await self.framed.receive()
+                self._follow(message)
+                self.received.append(message)
+                self._new.set()
+                self._new = trio.Event()
+                if isinstance(message, protocol.Ping) and self.answer_pings:
+                    await self.send(protocol.Pong(nonce=message.nonce))
+        except ProtocolError:
+            pass
+        finally:
+            self.closed.set()
+            self._new.set()
+
+    def _follow(self, message: Any) -> None:
+        if isinstance(message, protocol.Seated):
+            self.token, self.colour = message.token, message.colour
+        elif isinstance(message, protocol.Lobby):
+            self.lobby = message
+        elif isinstance(message, protocol.Snapshot):
+            self.lobby = message.lobby
+            self.version = message.version
+            self.game = from_record(message.record) if message.record else None
+        elif isinstance(message, protocol.Started):
+            assert message.version == self.version + 1
+            self.version, self.game = message.version, from_record(message.record)
+        elif isinstance(message, protocol.Played):
+            assert message.version == self.version + 1, (message.version, self.version)
+            assert message.player == self.game.current_player
+            events = [e.to_dict() for e in self.game.apply(to_engine(message.action))]
+            assert events == message.events
+            self.version = message.version
+
+    async def send(self, message: Any) -> None:
+        async with self._lock:
+            await self.framed.send(message)
+
+    async def send_raw(self, data: bytes) -> None:
+        async with self._lock:
+            await self.stream.send_all(data)
+
+    async def expect(self, kind: type, **fields: Any) -> Any:
+        """The next unread message of ``kind`` whose ``fields`` match (skipping others)."""
+        while True:
+            while self._cursor < len(self.received):
+                message = self.received[self._cursor]
+                self._cursor += 1
+                if isinstance(message, kind) and all(getattr(message, k) == v for k, v in fields.items()):
+                    return message
+            if self.closed.is_set():
+                raise AssertionError(f"connection closed while waiting for {kind.__name__} {fields}")
+            await self._new.wait()
+
+    def of(self, kind: type) -> list[Any]:
+        return [m for m in self.received if isinstance(m, kind)]
+
+    async def until(self, predicate) -> None:
+        while not predicate():
+            if self.closed.is_set():
+                raise AssertionError("connection closed")
+            await self._new.wait()
+
+    async def hello(self) -> protocol.Welcome:
+        await self.send(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="test"))
+        return await self.expect(protocol.Welcome)
+
+    async def join(self, name: str, colour: str | None = None, code: str | None = None) -> protocol.Seated:
+        await self.hello()
+        await self.send(protocol.Join(name=name, colour=colour, code=code))
+        seated = await self.expect(protocol.Seated)
+        await self.expect(protocol.Snapshot)
+        return seated
+
+    async def act(self, action, *, version: int | None = None, id: str | None = None,
+                  token: str | None = None) -> str:
+        id = id or f"a{next(self._ids)}"
+        await self.send(protocol.Act(id=id, version=self.version if version is None else version,
+                                     token=self.token if token is None else token,
+                                     action=from_engine(action) if not isinstance(
+                                         action, (protocol.PlaceAction, protocol.ScoutAction)) else action))
+        return id
+
+    async def reply(self, id: str) -> Any:
+        """The ack or rejection of action ``id``."""
+        while True:
+            message = await self.expect((protocol.Ack, protocol.Rejected))
+            if message.id == id:
+                return message
+
+    def my_turn(self) -> bool:
+        return self.game is not None and not self.game.is_over and self.game.current_player == self.colour
+
+    async def play_randomly(self, rng: random.Random) -> None:
+        """Play random legal actions on this seat's turns until the game ends."""
+        while True:
+            await self.until(lambda: self.game is not None and (self.game.is_over or self.my_turn()))
+            if self.game.is_over:
+                return
+            id = await self.act(rng.choice(self.game.legal_actions()))
+            reply = await self.reply(id)
+            assert isinstance(reply, protocol.Ack), reply
+
+
+def config(**kw: Any) -> ServerConfig:
+    kw.setdefault("map", MAP2)
+    kw.setdefault("settings", protocol.Settings(players=2))
+    kw.setdefault("seed", 1)
+    return ServerConfig(**kw)
+
+
+@asynccontextmanager
+async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
+    """Yield ``(host, connect)`` with the table running; ``connect(lockstep=False)`` -> Client."""
+    host = Host(cfg or config())
+    async with trio.open_nursery() as nursery:
+        if tcp:
+            port = await nursery.start(host.run)
+        else:
+            await nursery.start(host.table.run)
+
+        async def connect(lockstep: bool = False) -> Client:
+            if tcp:
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+            else:
+                pair = trio.testing.lockstep_stream_pair if lockstep else trio.testing.memory_stream_pair
+                stream, theirs = pair()
+                nursery.start_soon(host.handle, theirs)
+            client = Client(stream)
+            nursery.start_soon(client.pump)
+            return client
+
+        yield host, connect
+        nursery.cancel_scope.cancel()
+
+
+def fast_limits(**kw: Any) -> Limits:
+    return Limits(**kw)

@@ -1,0 +1,155 @@
+"""Server: full games between scripted clients, spectators, chat, bots, settings and start."""
+
+import random
+
+import pytest
+import trio
+
+import protocol
+from server_kit import MAP2, MAP3, config, hosting
+from waddle.record import from_record
+
+
+async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, bob, eve = await connect(), await connect(), await connect()
+        with trio.fail_after(60):
+            assert (await ada.join("Ada", "blue")).colour == "blue"
+            assert (await bob.join("Bob", "blue")).colour == "red"
+            await eve.hello()
+            await eve.send(protocol.Watch(name="Eve"))
+            await eve.expect(protocol.Watching)
+            await ada.send(protocol.Ready())
+            await bob.send(protocol.Ready())
+            for c in (ada, bob, eve):
+                await c.expect(protocol.Started, version=1)
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(1))
+                n.start_soon(bob.play_randomly, random.Random(2))
+            for c in (ada, bob, eve):
+                await c.until(lambda c=c: c.version == host.table.version and c.lobby.phase == "finished")
+    final = host.table.match.record()
+    assert host.table.phase == "finished" and from_record(final).is_over
+    for c in (ada, bob, eve):
+        assert c.game.is_over and c.game.moves == from_record(final).moves
+        assert [m.version for m in c.of((protocol.Started, protocol.Played))] == list(
+            range(1, host.table.version + 1))
+    assert host.table.version == 1 + len(final["actions"])
+    # the opening order is the seat order: Ada (blue) joined first
+    assert final["players"] == ["blue", "red"]
+
+
+async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
+    cfg = config(map=MAP3, settings=protocol.Settings(players=3, bots=["random"]))
+    async with hosting(cfg, tcp=True) as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await connect(), await connect()
+            await ada.join("Ada")
+            await bob.join("Bob")
+            await ada.send(protocol.Start())
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(3))
+                n.start_soon(bob.play_randomly, random.Random(4))
+            await ada.until(lambda: ada.version == host.table.version)
+    played = ada.of(protocol.Played)
+    bot_colour = host.table.seats[2].colour
+    assert host.table.seats[2].bot == "random"
+    assert {p.bot for p in played if p.player == bot_colour} == {"random"}
+    assert {p.bot for p in played if p.player != bot_colour} == {None}
+    assert ada.game.is_over and ada.game.moves == bob.game.moves == host.table.match.game.moves
+
+
+async def test_owner_configures_and_the_lobby_shows_it(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, bob = await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await bob.join("Bob")
+            settings = protocol.Settings(players=3, mirror_match=True, turn_timer=20.0, bots=["random"])
+            await ada.send(protocol.Configure(settings=settings))
+            lobby = await bob.expect(protocol.Lobby, settings=settings)
+            assert lobby.owner == "red" and [s.name for s in lobby.seats] == ["Ada", "Bob"]
+            await bob.send(protocol.Configure(settings=protocol.Settings(players=5)))
+            assert (await bob.expect(protocol.Rejected)).code == "not_owner"
+            await ada.send(protocol.Start())
+            started = await bob.expect(protocol.Started)
+    assert started.record["options"]["mirror_match"] is True
+    assert len(started.record["players"]) == 3
+    assert host.table.seats[2].bot == "random" and host.table.seats[2].name == "random bot"
+
+
+async def test_ready_starts_only_a_full_table(autojump_clock):
+    async with hosting(config(settings=protocol.Settings(players=2, bots=["random"]))) as (host, connect):
+        ada = await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await ada.send(protocol.Ready())
+            await ada.until(lambda: ada.lobby.seats[0].ready)
+            assert host.table.phase == "lobby"
+            bob = await connect()
+            await bob.join("Bob")
+            await bob.send(protocol.Ready())
+            await ada.expect(protocol.Started)
+
+
+async def test_chat_reaches_everybody_cleaned(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, eve = await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("\x1b[31mAda\u202e\u200b")
+            await eve.hello()
+            await eve.send(protocol.Watch(name="Eve\x1b]0;x\x07"))
+            await ada.send(protocol.Say(text="hi \x1b[2Jall\u2066!"))
+            chat = await eve.expect(protocol.Chat)
+            await eve.send(protocol.Say(text="hello"))
+            back = await ada.expect(protocol.Chat, text="hello")
+    assert (chat.name, chat.colour, chat.text) == ("Ada", "red", "hi all!")
+    assert (back.name, back.colour) == ("Eve", None)
+    assert host.table.seats[0].name == "Ada"
+
+
+async def test_names_with_escape_sequences_and_rtl_overrides_are_cleaned_everywhere(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, bob = await connect(), await connect()
+        with trio.fail_after(10):
+            seated = await ada.join("\u202eevil\x1b[8m\x07" + "x" * 40)
+            await bob.join("\x1b[2J\u200b\u2067")
+            await ada.until(lambda: ada.lobby is not None and len(ada.lobby.seats) == 2)
+    names = [s.name for s in ada.lobby.seats]
+    assert seated.name == names[0] == ("evil" + "x" * 40)[:24]
+    assert names[1] == "Player 2"
+    assert all(c.isprintable() for n in names for c in n)
+
+
+async def test_leaving_the_lobby_frees_the_seat_and_passes_ownership(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, bob, cy = await connect(), await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await bob.join("Bob")
+            await ada.send(protocol.Leave())
+            closing = await ada.expect(protocol.Closing)
+            lobby = await bob.expect(protocol.Lobby, owner="blue")
+            assert [s.name for s in lobby.seats] == ["Bob"]
+            assert (await cy.join("Cy")).colour == "red"
+    assert closing.code == "bye"
+
+
+async def test_host_api_file_map_and_bad_settings(tmp_path, autojump_clock):
+    import json
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(MAP2.to_dict()))
+    async with hosting(config(map=None)) as (host, connect):
+        ada = await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await ada.send(protocol.Configure(settings=protocol.Settings(
+                map=protocol.FileMap(path=str(path)))))
+            assert (await ada.expect(protocol.Rejected)).code == "bad_settings"
+            await ada.send(protocol.Configure(settings=protocol.Settings(bots=["nobody"])))
+            assert "unknown bot" in (await ada.expect(protocol.Rejected)).message
+            host.table.configure(protocol.Settings(players=2, bots=["random"],
+                                                   map=protocol.FileMap(path=str(path))))
+            host.table.start()
+            started = await ada.expect(protocol.Started)
+    assert started.record["map"] == MAP2.to_dict()
