@@ -6,7 +6,7 @@ import pytest
 import trio
 
 import protocol
-from server_kit import MAP2, MAP3, config, hosting
+from test_server_kit import MAP2, MAP3, config, hosting
 from waddle.record import from_record
 
 

@@ -1,4 +1,4 @@
-"""A scripted test client and a hosting helper for the server tests (not a test module).
+"""Server test kit: a scripted test client and a hosting helper (imported by the server tests; no tests here).
 
 :class:`Client` reads in a background task, answers pings, keeps every message, and
 follows the game in a local engine from the events it receives, checking that each
