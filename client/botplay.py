@@ -15,9 +15,11 @@ from client.core import ActionRejected, Client, ClientError
 from waddle.bots import Bot
 
 
-async def play(client: Client, bot: Bot, *, ready: bool = True,
+async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.0,
                on_rejected: Callable[[ActionRejected], None] | None = None) -> None:
     """Say ready (unless ``ready=False``) and play ``client``'s seat with ``bot`` to the game's end.
+
+    ``pace``: seconds to wait before each move (so people can watch).
 
     A rejected action (the table moved on, a stand-in bot played the turn) is reported
     to ``on_rejected`` and the bot decides again after the next host message.
@@ -31,6 +33,9 @@ async def play(client: Client, bot: Bot, *, ready: bool = True,
     state = client.state
     while not state.finished:
         if state.my_turn:
+            await trio.sleep(pace)
+            if not state.my_turn:
+                continue
             action = await trio.to_thread.run_sync(bot.choose, state.game.copy())
             try:
                 await client.act(action)
