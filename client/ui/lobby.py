@@ -21,6 +21,8 @@ from client.ui.view import TableState, UIState
 
 #: Turn timer choices in seconds (``None``: no timer).
 TIMERS = (None, 30.0, 60.0, 120.0, 300.0)
+#: Chat lines shown under the lobby.
+CHAT_LINES = 5
 #: Bot kinds for empty seats; ``"none"`` waits for people.
 BOT_KINDS = ("none", *BOTS)
 
@@ -94,7 +96,7 @@ def lobby_screen(state: TableState, ui: UIState, *, ascii: bool = False) -> Frag
     out.append(("class:heading", "Seats\n"))
     for seat in sorted(state.seats, key=lambda s: s.seat):
         ready = "ready" if seat.ready else "not ready"
-        who = f"{seat.bot} bot" if seat.bot and not seat.connected else ready
+        who = "bot" if seat.bot and not seat.connected else ready
         out += [("", "  ")] + player_label(state, seat.colour, you=True) + [("class:dim", f"  ({seat.colour}, {who})\n")]
     for index in range(len(state.seats), state.settings.players):
         out.append(("class:dim", f"  - empty seat {index + 1}\n"))
@@ -107,4 +109,8 @@ def lobby_screen(state: TableState, ui: UIState, *, ascii: bool = False) -> Frag
     if state.is_owner:
         selected = ui.field == len(FIELDS)
         out.append(("class:selected" if selected else "", f"{arrow if selected else ' '} [ Start ]\n"))
+    if state.chat:
+        out.append(("class:heading", "\nChat\n"))
+        for name, text in state.chat[-CHAT_LINES:]:
+            out += [("class:chat.name", f"  {name}"), ("", f": {text}\n")]
     return out

@@ -42,14 +42,14 @@ def player_label(state: TableState, colour: str, *, you: bool = False) -> Fragme
 
 
 def banner(state: TableState, ui: UIState) -> Fragments:
-    """The one-line state of the table: your turn, waiting for …, reconnecting…, game over."""
+    """The one-line state of the table: your turn, waiting for ..., reconnecting..., game over."""
     game = state.game
     if state.connection == "reconnecting":
-        line = [("class:banner.alert", " Reconnecting… ")]
+        line = [("class:banner.alert", " Reconnecting... ")]
     elif state.connection == "closed":
         line = [("class:banner.alert", " Disconnected from the host ")]
     elif state.phase == "connecting":
-        line = [("class:banner", " Connecting… ")]
+        line = [("class:banner", " Connecting... ")]
     elif state.phase == "lobby":
         line = [("class:banner", " Lobby: waiting for the host to start ")]
         if state.is_owner:
@@ -59,7 +59,7 @@ def banner(state: TableState, ui: UIState) -> Fragments:
     elif state.my_turn:
         line = [("class:banner.turn", " YOUR TURN ")] + _turn_hint(state, ui)
     else:
-        line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " …")]
+        line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " ...")]
     if game is not None and game.mirror_match:
         line.append(("class:dim", f"  half {game.half} of 2"))
     if state.notice:
@@ -72,7 +72,7 @@ def _turn_hint(state: TableState, ui: UIState) -> Fragments:
     number = game.map.water[game.active_hex].number
     left = game.doubles_left(state.my_colour)
     double = "ON" if ui.double else "off"
-    return [("", f" place next to water {number} · double {double} ({left} left)")]
+    return [("", f" place next to water {number}, double {double} ({left} left)")]
 
 
 def _winners(state: TableState) -> Fragments:
@@ -188,12 +188,12 @@ def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
     if kind == "round_ended":
         hex = event.get("active_hex")
         number = state.game.map.water[tuple(hex)].number if hex and state.game else "?"
-        return [("class:dim", f"· round over; next at water {number}")]
+        return [("class:dim", f"- round over; next at water {number}")]
     if kind == "half_ended":
-        return [("class:dim", "· half 1 over; the board is cleared for half 2")]
+        return [("class:dim", "- half 1 over; the board is cleared for half 2")]
     if kind == "game_ended":
-        return [("class:dim", "· game over")]
-    return [("class:dim", f"· {kind}")]
+        return [("class:dim", "- game over")]
+    return [("class:dim", f"- {kind}")]
 
 
 def _chat_line(name: str, text: str) -> Fragments:

@@ -1,0 +1,263 @@
+"""The terminal UI driven by keys through a pipe input, drawn to a dummy output.
+
+Each test runs the real application with its trio guest run on an asyncio loop, a
+local session (the engine and bots on this machine, no bot delay) and reads what the
+renderer last drew. Waiting is on renders and state, bounded by a timeout; no sleeps.
+"""
+
+import asyncio
+import json
+import string
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.ui.app import WaddleApp, run_app, step_cursor
+from client.ui.local import LocalSession
+from protocol.messages import Settings, StandardMap
+from waddle import SCOUT
+
+TIMEOUT = 20
+
+
+class Screen(DummyOutput):
+    """A dummy output with a size the test can change."""
+
+    def __init__(self, columns=80, rows=24):
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self):
+        return self.size
+
+
+class Driver:
+    """Runs the UI over a local session; sends keys; waits for what the screen shows."""
+
+    def __init__(self, session, inp, screen, **options):
+        self.session, self.input, self.screen = session, inp, screen
+        self.app = WaddleApp(session, input=inp, output=screen, **options)
+        self.rendered = asyncio.Event()
+        self.app.application.after_render += lambda _: self.rendered.set()
+        self.session.subscribe(self.rendered.set)
+
+    @property
+    def state(self):
+        return self.session.state
+
+    def text(self) -> str:
+        """What the renderer last drew, as plain text lines."""
+        screen = self.app.application.renderer._last_screen
+        if screen is None:
+            return ""
+        size = self.screen.size
+        return "\n".join("".join(screen.data_buffer[y][x].char for x in range(size.columns)).rstrip()
+                         for y in range(size.rows))
+
+    async def until(self, predicate, what="the screen"):
+        """Wait (bounded) until ``predicate()`` holds after a render."""
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                while True:
+                    self.rendered.clear()
+                    if predicate() and self.app.application.renderer._last_screen is not None:
+                        self.app.application.invalidate()
+                        await self.rendered.wait()
+                        if predicate():
+                            return
+                    await self.rendered.wait()
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what}:\n{self.text()}") from None
+
+    async def shows(self, *texts):
+        await self.until(lambda: all(t in self.text() for t in texts), f"{texts}")
+
+    def keys(self, data: str):
+        self.input.send_text(data)
+
+
+def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None, **options):
+    """Run ``test(driver)`` against a local table, then quit, and return the session."""
+    settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
+                        realtime_score=True)
+
+    async def main():
+        with create_pipe_input() as inp:
+            session = LocalSession(name, settings, seed=2, bot_delay=0, records=tmp or ".")
+            driver = Driver(session, inp, Screen(columns, rows), **options)
+            task = driver.task = asyncio.create_task(run_app(driver.app))
+            try:
+                await driver.until(lambda: "Lobby" in driver.text(), "the lobby")
+                await test(driver)
+            finally:
+                driver.app.quit()
+                async with asyncio.timeout(TIMEOUT):
+                    await task
+        return session
+
+    return asyncio.run(main())
+
+
+async def start(driver):
+    driver.keys("\r")
+    await driver.until(lambda: driver.state.phase == "playing" and "Track A" in driver.text(), "the game")
+
+
+def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
+    async def test(d):
+        await d.shows("Seats", "alice", "random bot", "Players", "Mirror match", "Turn timer", "Start")
+        d.keys("\x1b[D")  # left: 3 -> 2 players
+        await d.until(lambda: d.state.settings.players == 2, "two players")
+        assert d.text().count("random bot") == 1
+        d.keys("\x1b[B\x1b[B\x1b[C")  # down twice to "Mirror match", right: on
+        await d.until(lambda: d.state.settings.mirror_match, "mirror match on")
+        await d.shows("Mirror match          on")
+        d.keys("\x1b[B\x1b[B\x1b[C")  # turn timer: 30 s
+        await d.until(lambda: d.state.settings.turn_timer == 30, "the timer")
+        await start(d)
+        assert d.state.game.mirror_match and len(d.state.game.players) == 2
+        await d.shows("half 1 of 2")
+
+    play(test, tmp=tmp_path)
+
+
+def test_a_full_game_against_bots_to_the_score_table(tmp_path):
+    async def test(d):
+        await start(d)
+        while d.state.phase != "finished":
+            await d.until(lambda: d.state.phase == "finished" or (
+                d.state.my_turn and "YOUR TURN" in d.text()), "my turn or the end")
+            if d.state.phase == "finished":
+                break
+            moves = len(d.state.game)
+            d.keys("\r")
+            await d.until(lambda: len(d.state.game) > moves, "my move applied")
+        await d.shows("GAME OVER", "waddles pools total", "Record:")
+        result = d.state.game.result()
+        for colour in d.state.game.players:
+            assert str(result.scores[colour].total) in d.text()
+        assert ("{" in d.text()) == any(w.player == d.state.game.players[0]
+                                        for w in result.halves[-1].waddles)
+        d.keys("\t")
+        await d.until(lambda: d.app.ui.shown == 1, "the next player's waddles")
+        record = json.loads(open(d.state.record_path).read())
+        assert len(record["actions"]) == len(d.state.game)
+        d.keys("q")  # a finished game quits without asking
+
+    session = play(test, tmp=tmp_path)
+    assert session.state.game.is_over
+
+
+def test_scout_asks_for_confirmation():
+    async def test(d):
+        await start(d)
+        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
+        moves = len(d.state.game)
+        d.keys("s")
+        await d.shows("Scout ahead?")
+        d.keys("n")
+        await d.until(lambda: "Scout ahead?" not in d.text(), "the question closed")
+        assert len(d.state.game) == moves
+        d.keys("s")
+        await d.shows("Scout ahead?")
+        d.keys("y")
+        await d.until(lambda: len(d.state.game) > moves, "the scout applied")
+        assert d.state.game.moves[moves] == ("red", SCOUT)
+
+    play(test)
+
+
+def test_help_opens_and_any_key_closes_it():
+    async def test(d):
+        d.keys("?")
+        await d.shows("Keys", "scout (asks to confirm)", "Press any key")
+        d.keys("x")
+        await d.shows("Seats")
+        await start(d)
+        d.keys("?")
+        await d.shows("Keys")
+        d.keys(" ")
+        await d.shows("Track A")
+
+    play(test)
+
+
+def test_resize_to_a_large_window_draws_bigger_cells_and_too_small_shows_a_message():
+    async def test(d):
+        await start(d)
+        small = d.app._frame().board.size
+        d.screen.size = Size(rows=60, columns=200)
+        d.app.application.invalidate()
+        await d.until(lambda: d.app._frame().board is not None
+                      and d.app._frame().board.size.width > small.width, "bigger cells")
+        d.screen.size = Size(rows=10, columns=40)
+        d.app.application.invalidate()
+        await d.shows("too small")
+        d.keys("\x1b[A\x1b[Bjk")  # keys while too small do no harm
+        d.screen.size = Size(rows=24, columns=80)
+        d.app.application.invalidate()
+        await d.shows("Track A")
+
+    play(test)
+
+
+def test_double_toggle_places_a_double():
+    async def test(d):
+        await start(d)
+        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
+        moves = len(d.state.game)
+        d.keys("d")
+        await d.shows("double ON")
+        d.keys("\x1b[C\r")
+        await d.until(lambda: len(d.state.game) > moves, "the double applied")
+        assert d.state.game.moves[moves][1].double
+        assert d.state.game.doubles_left("red") == 1
+
+    play(test)
+
+
+def test_chat_line_is_sent_and_user_text_is_cleaned():
+    async def test(d):
+        await d.shows("evil")
+        assert "\x1b" not in d.text() and "\u202e" not in d.text()
+        d.keys("c")
+        await d.shows("say:")
+        d.keys("hello table\r")
+        await d.shows("hello table")
+        assert d.state.chat[-1][1] == "hello table"
+
+    play(test, name="evil\x1b[2J\u202ename")
+
+
+def test_quit_during_a_game_asks_first():
+    async def test(d):
+        await start(d)
+        d.keys("q")
+        await d.shows("Quit the game?")
+        d.keys("n")
+        await d.until(lambda: "Quit the game?" not in d.text(), "the question closed")
+        d.keys("qy")
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.shield(d.task)
+        assert not d.app.application.is_running
+
+    play(test)
+
+
+def test_ascii_mode_draws_only_ascii():
+    async def test(d):
+        await start(d)
+        await d.shows("Track A")
+        assert all(c in string.printable for c in d.text())
+
+    play(test, ascii=True, colour=False)
+
+
+def test_step_cursor_moves_towards_the_direction_pressed():
+    legal = frozenset({(0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0)})
+    assert step_cursor((-1, 0), legal, 1, 0) in {(1, 0), (0, -1), (0, 1)}
+    assert step_cursor((1, 0), legal, -1, 0) in {(-1, 0), (0, -1), (0, 1)}
+    assert step_cursor((1, 0), legal, 1, 0) == (1, 0)  # nothing further right
+    assert step_cursor((0, 1), legal, 0, -1)[1] < 1
+    assert step_cursor(None, legal, 0, 1) in legal
+    assert step_cursor(None, frozenset(), 0, 1) is None
