@@ -1,0 +1,272 @@
+"""Server authority: every rejection code, the check order, duplicates, reconnects and resume."""
+
+import json
+
+import pytest
+import trio
+
+import protocol
+from test_server_kit import config, hosting
+from waddle import SCOUT, Place
+from waddle.record import from_record
+
+
+async def seated_pair(connect):
+    ada, bob = await connect(), await connect()
+    await ada.join("Ada")
+    await bob.join("Bob")
+    return ada, bob
+
+
+async def started_pair(connect):
+    ada, bob = await seated_pair(connect)
+    await ada.send(protocol.Start())
+    await ada.expect(protocol.Started)
+    await bob.expect(protocol.Started)
+    return ada, bob
+
+
+def off_map_place(game):
+    return Place((99, 99))
+
+
+async def test_every_act_rejection_code_and_nothing_changes(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(20):
+            ada, bob = await seated_pair(connect)
+            spy = await connect()
+            await spy.hello()
+            await spy.send(protocol.Watch())
+            await spy.expect(protocol.Snapshot)
+
+            async def rejected(client, **kw):
+                id = await client.act(kw.pop("action", SCOUT), **kw)
+                reply = await client.reply(id)
+                assert isinstance(reply, protocol.Rejected), reply
+                return reply.code
+
+            assert await rejected(ada) == "not_started"
+            await ada.send(protocol.Start())
+            await bob.expect(protocol.Started)
+            await ada.until(lambda: ada.version == 1)
+            table = host.table
+            before = table.match.record()
+            assert await rejected(spy, token="") == "bad_token"
+            assert await rejected(bob, token=ada.token) == "bad_token"
+            assert await rejected(ada, token=ada.token + "x") == "bad_token"
+            assert await rejected(bob) == "not_your_turn"
+            assert await rejected(ada, action=Place((99, 99))) == "illegal"
+            water = next(iter(ada.game.map.water))
+            assert await rejected(ada, action=Place(water)) == "illegal"
+            assert await rejected(ada, action=SCOUT, version=0) == "stale"
+            assert await rejected(ada, action=SCOUT, version=7) == "stale"
+            assert table.match.record() == before and table.version == 1
+            # the order: a stale, illegal action by the wrong seat is "not_your_turn"
+            assert await rejected(bob, action=Place((99, 99)), version=0) == "not_your_turn"
+            # and with a wrong token, "bad_token" before everything else
+            assert await rejected(bob, action=Place((99, 99)), version=0, token="nope") == "bad_token"
+            assert table.match.record() == before
+
+
+async def test_game_over_rejection(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            import random
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(5))
+                n.start_soon(bob.play_randomly, random.Random(6))
+            id = await ada.act(SCOUT)
+            reply = await ada.reply(id)
+    assert reply.code == "game_over"
+
+
+async def test_lobby_rejections(autojump_clock):
+    async with hosting(config(code="fjord")) as (host, connect):
+        with trio.fail_after(20):
+            ada = await connect()
+            assert (await ada.hello()).code_required
+            await ada.send(protocol.Say(text="hi"))
+            assert (await ada.expect(protocol.Rejected)).code == "not_joined"
+            await ada.send(protocol.Start())
+            assert (await ada.expect(protocol.Rejected)).code == "not_joined"
+            await ada.send(protocol.Join(name="Ada", code="wrong"))
+            assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            await ada.send(protocol.Join(name="Ada"))
+            assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            await ada.send(protocol.Watch(code="nope"))
+            assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            await ada.send(protocol.Join(name="Ada", code="fjord"))
+            await ada.expect(protocol.Seated)
+            await ada.send(protocol.Join(name="Ada", code="fjord"))
+            assert (await ada.expect(protocol.Rejected)).code == "already_joined"
+            await ada.send(protocol.Start())
+            reply = await ada.expect(protocol.Rejected)
+            assert reply.code == "cannot_start" and "no bots" in reply.message
+            await ada.send(protocol.Configure(settings=protocol.Settings(players=2, map=protocol.BundledMap(name="no-such-map"))))
+            assert (await ada.expect(protocol.Rejected)).code == "bad_settings"
+            bob, cy = await connect(), await connect()
+            await bob.join("Bob", code="fjord")
+            await cy.hello()
+            await cy.send(protocol.Join(name="Cy", code="fjord"))
+            assert (await cy.expect(protocol.Rejected)).code == "table_full"
+            await ada.send(protocol.Configure(settings=protocol.Settings(players=2)))
+            await ada.expect(protocol.Lobby)
+            await bob.send(protocol.Start())
+            assert (await bob.expect(protocol.Rejected)).code == "not_owner"
+            await ada.send(protocol.Start())
+            await cy.send(protocol.Join(name="Cy", code="fjord"))
+            assert (await cy.expect(protocol.Rejected)).code == "started"
+            await ada.send(protocol.Ready())
+            assert (await ada.expect(protocol.Rejected)).code == "started"
+            await ada.send(protocol.Configure(settings=protocol.Settings()))
+            assert (await ada.expect(protocol.Rejected)).code == "started"
+            await cy.send(protocol.Reclaim(token="not-a-token", last_version=0))
+            assert (await cy.expect(protocol.Rejected)).code == "bad_token"
+    # every rejection code is documented
+    doc = (__import__("pathlib").Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    for code in protocol.REJECTIONS:
+        assert f"`{code}`" in doc
+
+
+async def test_duplicate_action_id_is_applied_at_most_once(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(20):
+            ada, bob = await started_pair(connect)
+            id = await ada.act(SCOUT, id="same")
+            first = await ada.reply(id)
+            await ada.act(SCOUT, id="same", version=1)
+            again = await ada.reply("same")
+            await bob.until(lambda: bob.version == 2)
+    assert isinstance(first, protocol.Ack) and not first.duplicate
+    assert isinstance(again, protocol.Ack) and again.duplicate and again.version == first.version == 2
+    assert len(host.table.match.game) == 1
+
+
+async def test_reconnect_gets_exactly_the_missed_events_and_resends_safely(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            place = ada.game.legal_actions()[0]
+            await ada.act(place, id="p1")
+            await ada.reply("p1")
+            await ada.stream.aclose()  # Ada's link drops
+            await bob.until(lambda: not bob.lobby.seats[0].connected)
+            seen = ada.version
+            for _ in range(3):  # Bob plays on (scouting is legal: Ada is on the other track)
+                while bob.my_turn() is False:
+                    await bob.until(bob.my_turn)
+                id = await bob.act(bob.game.legal_actions()[0])
+                await bob.reply(id)
+                if not bob.my_turn():
+                    break
+            missed = host.table.version - seen
+            assert missed >= 1
+            back = await connect()
+            back.game, back.version, back.colour = ada.game, ada.version, ada.colour
+            await back.hello()
+            await back.send(protocol.Reclaim(token=ada.token, last_version=seen))
+            await back.expect(protocol.Seated, colour=ada.colour)
+            await back.until(lambda: back.version == host.table.version)
+            # resending the already-acknowledged action with the same id: acknowledged, not replayed
+            await back.act(place, id="p1", version=seen - 1)
+            dup = await back.reply("p1")
+    events = back.of(protocol.Played)
+    assert [e.version for e in events] == list(range(seen + 1, host.table.version + 1))
+    assert not back.of(protocol.Snapshot)
+    assert dup.duplicate and dup.version == seen
+    assert back.game.moves == host.table.match.game.moves
+
+
+async def test_reclaim_from_version_zero_or_unknown_gets_a_snapshot(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(20):
+            ada, bob = await started_pair(connect)
+            await ada.act(SCOUT)
+            await bob.until(lambda: bob.version == 2)
+            for last in (0, 99):
+                again = await connect()
+                await again.hello()
+                await again.send(protocol.Reclaim(token=bob.token, last_version=last))
+                snap = await again.expect(protocol.Snapshot)
+                assert snap.version == 2 and from_record(snap.record).moves == host.table.match.game.moves
+                # the old connection is told it was replaced
+                old = bob
+                assert (await old.expect(protocol.Closing)).code == "replaced"
+                bob = again
+            assert [s.name for s in snap.lobby.seats] == ["Ada", "Bob"]
+
+
+async def test_tokens_are_never_broadcast_or_logged(autojump_clock, caplog):
+    caplog.set_level("DEBUG")
+    async with hosting(config(save=None)) as (host, connect):
+        with trio.fail_after(20):
+            ada, bob = await started_pair(connect)
+            await ada.act(SCOUT, token=bob.token)
+            await ada.expect(protocol.Rejected)
+            await ada.stream.aclose()
+            await bob.until(lambda: not bob.lobby.seats[0].connected)
+            again = await connect()
+            await again.hello()
+            await again.send(protocol.Reclaim(token=ada.token, last_version=1))
+            await again.expect(protocol.Seated)
+    secrets = [ada.token, bob.token]
+    for client in (ada, bob):
+        others = [t for t in secrets if t != client.token]
+        for message in client.received:
+            text = protocol.encode(message)[4:].decode()
+            assert not any(t in text for t in others)
+            if not isinstance(message, protocol.Seated):
+                assert client.token not in text
+    assert not any(t in caplog.text for t in secrets)
+
+
+async def test_resume_after_the_host_is_killed_mid_game(tmp_path, autojump_clock):
+    save = tmp_path / "game.json"
+    with trio.fail_after(3600):  # virtual time: the clock jumps while saves run in threads
+        async with hosting(config(save=save)) as (host, connect):
+            ada, bob = await started_pair(connect)
+            for _ in range(6):
+                seat = ada if ada.my_turn() else bob
+                await seat.until(seat.my_turn)
+                id = await seat.act(seat.game.legal_actions()[-1])
+                assert isinstance(await seat.reply(id), protocol.Ack)
+            await host.table.flush()
+            version, moves = host.table.version, host.table.match.game.moves
+            # the host dies here: its nursery is cancelled, nothing more is written
+        data = json.loads(save.read_text())
+        assert data["format"] == "waddle-record" and len(data["actions"]) == 6
+        async with hosting(config(resume=save)) as (host2, connect):
+            assert host2.table.version == version and host2.table.match.game.moves == moves
+            assert host2.table.phase == "playing"
+            back_a, back_b = await connect(), await connect()
+            for back, old in ((back_a, ada), (back_b, bob)):
+                assert (await back.hello()).phase == "playing"
+                back.game, back.version = old.game, old.version
+                await back.send(protocol.Reclaim(token=old.token, last_version=old.version))
+                await back.expect(protocol.Seated, colour=old.colour, name=old.lobby.seats[
+                    [s.colour for s in old.lobby.seats].index(old.colour)].name)
+            import random
+            async with trio.open_nursery() as n:
+                n.start_soon(back_a.play_randomly, random.Random(7))
+                n.start_soon(back_b.play_randomly, random.Random(8))
+            await host2.table.flush()
+    final = json.loads(save.read_text())
+    assert from_record(final).is_over and from_record(final).moves[:6] == moves
+    assert back_a.game.moves == back_b.game.moves == from_record(final).moves
+
+
+async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
+    from server import Host
+    from waddle import RecordError
+    bad = tmp_path / "bad.json"
+    for text in ("not json", "[]", json.dumps({"format": "waddle-record"})):
+        bad.write_text(text)
+        with pytest.raises(RecordError, match="bad.json"):
+            Host(config(resume=bad))
+    record = json.loads((__import__("pathlib").Path("/work/shared/records") / "two-players-scout-and-fill.json").read_text()) \
+        if __import__("pathlib").Path("/work/shared/records/two-players-scout-and-fill.json").exists() else None
+    if record is not None:
+        bad.write_text(json.dumps(record))
+        with pytest.raises(RecordError, match="host"):
+            Host(config(resume=bad))
