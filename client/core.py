@@ -110,7 +110,9 @@ class Client:
         software: the ``hello.client`` string.
 
     Run it with :meth:`run` in a nursery (``nursery.start(client.run)``), or use
-    :func:`connect`. Read :attr:`state` at any time.
+    :func:`connect`. Read :attr:`state` at any time; :attr:`token` is the seat's secret
+    token (keep it to reclaim the seat later), :attr:`reconnects` counts successful
+    reconnections and :attr:`last_error` says what last went wrong.
     """
 
     def __init__(self, host: str, port: int, *, name: str = "", colour: str | None = None,
@@ -140,6 +142,7 @@ class Client:
         self._cancel = trio.CancelScope()
         self._want_ready: bool | None = None
         self._seated_once = False
+        self.reconnects = 0
         self._ping_nonce = 0
 
     # -- running ------------------------------------------------------------------------
@@ -221,14 +224,18 @@ class Client:
             self.state.set_status(Status.CONNECTED)
             self._resend_pending()
             self._resend_ready()
-            if not self._seated_once:
+            if self._seated_once:
+                self.reconnects += 1
+            else:
                 self._seated_once = True
                 task_status.started()
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._writer, framed)
-                nursery.start_soon(self._pinger)
-                await self._reader(framed)
-                nursery.cancel_scope.cancel()
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, framed)
+                    nursery.start_soon(self._pinger)
+                    await self._reader(framed)
+            except BaseExceptionGroup as group:
+                raise _leaf(group) from None
 
     def _check_welcome(self, message) -> None:
         if isinstance(message, Closing):
@@ -458,6 +465,19 @@ class Client:
     def say_nowait(self, text: str) -> bool:
         """Queue a chat line; ``False`` (reason in :attr:`last_error`) if it cannot be sent."""
         return self.send_nowait(Say(text=text))
+
+
+def _leaf(group: BaseExceptionGroup) -> BaseException:
+    """The exception that ended a connection's tasks (the first that is not a cancellation)."""
+    leaves = []
+    stack = [group]
+    while stack:
+        item = stack.pop(0)
+        if isinstance(item, BaseExceptionGroup):
+            stack.extend(item.exceptions)
+        else:
+            leaves.append(item)
+    return next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0])
 
 
 def _describe(exc: BaseException) -> str:
