@@ -121,6 +121,9 @@ class Table:
         self._save_needed = trio.Event()
         self._saved = trio.Event()
         self._saved_version = 0
+        #: How a bot's choice is run: ``await think(chooser, game)``. By default in a worker
+        #: thread, so a slow search bot never blocks the host; tests may run it inline.
+        self.think = trio.to_thread.run_sync
         self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
                           Configure: self._configure, Start: self._start, Ready: self._ready,
                           Say: self._say, Act: self._act}
@@ -458,12 +461,13 @@ class Table:
         if chooser is None:
             chooser = self._choosers[seat.colour] = make_chooser(kind, self._rng.randrange(2**31))
         try:
-            action = await trio.to_thread.run_sync(chooser, self.match.position())
+            action = await self.think(chooser, self.match.position())
         except Exception:
             log.exception("bot %s failed for %s; a random bot plays instead", kind, seat.colour)
-            action = await trio.to_thread.run_sync(make_chooser("random", None), self.match.position())
-        if self.version != version or self.phase != "playing":
-            return
+            action = await self.think(make_chooser("random", None), self.match.position())
+        due = self._bot_due() if self.version == version else None
+        if due is None or due > trio.current_time():
+            return  # somebody acted, or the player came back, while the bot was thinking
         if seat.bot is None and seat.peer is None and seat.colour not in self._standins:
             self._standins.add(seat.colour)
             log.info("a %s bot plays for %s (%s) while they are away", kind, seat.name, seat.colour)

@@ -40,6 +40,7 @@ class Client:
         self.lobby: protocol.Lobby | None = None
         self.closed = trio.Event()
         self.answer_pings = True
+        self.frozen = False  # True: stop reading (a frozen client)
         self._ids = itertools.count(1)
         self._lock = trio.Lock()
         self._new = trio.Event()
@@ -48,6 +49,8 @@ class Client:
     async def pump(self) -> None:
         try:
             while True:
+                if self.frozen:
+                    await trio.sleep_forever()
                 message = await self.framed.receive()
                 self._follow(message)
                 self.received.append(message)
@@ -157,10 +160,21 @@ def config(**kw: Any) -> ServerConfig:
     return ServerConfig(**kw)
 
 
+async def think_inline(chooser, game):
+    """Run a bot in the event loop: under the autojump clock a worker thread lets virtual time jump."""
+    return chooser(game)
+
+
 @asynccontextmanager
 async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
-    """Yield ``(host, connect)`` with the table running; ``connect(lockstep=False)`` -> Client."""
+    """Yield ``(host, connect)`` with the table running; ``connect(lockstep=False)`` -> Client.
+
+    Over memory streams bots think inline (deterministic virtual time); over ``tcp`` (real
+    clock) in worker threads, as in production.
+    """
     host = Host(cfg or config())
+    if not tcp:
+        host.table.think = think_inline
     async with trio.open_nursery() as nursery:
         if tcp:
             port = await nursery.start(host.run)

@@ -1,0 +1,266 @@
+"""Hostile and broken clients: malformed frames, floods, timeouts, frozen readers, leavers.
+
+Whatever one client sends, the server keeps serving the others and the game is unchanged.
+"""
+
+import random
+import struct
+
+import pytest
+import trio
+import trio.testing
+
+import protocol
+from server import Limits
+from test_server_kit import Client, config, hosting
+from waddle import SCOUT
+
+
+def frame(body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + body
+
+
+async def started_pair(connect):
+    ada, bob = await connect(), await connect()
+    await ada.join("Ada")
+    await bob.join("Bob")
+    await ada.send(protocol.Start())
+    await ada.expect(protocol.Started)
+    await bob.expect(protocol.Started)
+    return ada, bob
+
+
+MALFORMED = [
+    frame(b"garbage"),
+    frame(b"\xff\xfe\x00\x01"),
+    frame(b'{"type": "act", "id": "x", "version": 1, "token": "t", "action": {"type": "place", "hex": "a,b"}}'),
+    frame(b'{"type": "act", "id": 5, "version": 1, "token": "t", "action": {"type": "scout"}}'),
+    frame(b'{"type": "act", "id": "x", "version": true, "token": "t", "action": {"type": "scout"}}'),
+    frame(b'{"type": "act", "id": "", "version": 1, "token": "t", "action": {"type": "scout"}}'),
+    frame(b'{"type": "act", "id": "x", "version": 1, "token": "t", "action": {"type": "place", "hex": [1e9, 0]}}'),
+    frame(b'{"type": "summon_dragon", "power": 9000}'),
+    frame(b'{"type": "say", "text": "' + b"x" * 5000 + b'"}'),
+    frame(b'{"type": "join", "name": "' + b"n" * 1000 + b'"}'),
+    frame(b'{"type": "say", "text": "bad \xed\xa0\x80 surrogate"}'),
+    frame(b'{"type": "say", "text": "\xc0\xaf"}'),
+    frame(b"[" * 15000),
+    frame(b'{"type": "reclaim", "token": {"$gt": ""}, "last_version": 0}'),
+    frame(b"null"),
+]
+
+
+@pytest.mark.parametrize("junk", MALFORMED, ids=range(len(MALFORMED)))
+async def test_malformed_frames_are_rejected_and_the_game_goes_on(junk, autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            before = host.table.match.record()
+            await ada.send_raw(junk)
+            reply = await ada.expect(protocol.Rejected)
+            assert reply.code == "bad_message"
+            assert host.table.match.record() == before and host.table.version == 1
+            # the same connection still plays
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
+            await bob.until(lambda: bob.version == 2)
+
+
+@pytest.mark.parametrize("junk", [
+    struct.pack(">I", protocol.MAX_CLIENT_FRAME + 1) + b"{",
+    struct.pack(">I", 0),
+    struct.pack(">I", 2**32 - 1),
+], ids=["over-cap", "zero", "4GiB"])
+async def test_bad_length_closes_only_that_connection(junk, autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            before = host.table.match.record()
+            await bob.send_raw(junk)
+            closing = await bob.expect(protocol.Closing)
+            await bob.closed.wait()
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
+    assert closing.code == "frame_too_large"
+    assert host.table.match.record()["actions"] == before["actions"] + [{"player": ada.colour, "type": "scout"}]
+
+
+async def test_truncated_frame_then_reset_leaves_the_seat_held(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            await bob.send_raw(frame(b'{"type": "say", "text": "half')[:12])
+            await bob.stream.aclose()
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
+            again = await connect()
+            again.game, again.version = bob.game, bob.version
+            await again.hello()
+            await again.send(protocol.Reclaim(token=bob.token, last_version=1))
+            await again.expect(protocol.Seated)
+            await again.expect(protocol.Played, version=2)
+    assert not any(isinstance(m, protocol.Chat) for m in ada.received)
+
+
+async def test_garbage_over_tcp_and_the_server_keeps_serving():
+    async with hosting(tcp=True) as (host, connect):
+        with trio.fail_after(20):
+            port = host.port
+            for junk in (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", b"\x00\x00\x00\x05{\"ty", b"\x16\x03\x01\x02\x00",
+                         struct.pack(">I", 10) + b"\xff" * 10):
+                stream = await trio.open_tcp_stream("127.0.0.1", port)
+                await stream.send_all(junk)
+                await stream.aclose()
+            ada, bob = await started_pair(connect)
+            await ada.act(SCOUT)
+            await bob.until(lambda: bob.version == 2)
+
+
+async def test_protocol_version_mismatch_is_refused_cleanly(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(10):
+            c = await connect()
+            await c.send(protocol.Hello(protocol=2, client="future"))
+            closing = await c.expect(protocol.Closing)
+            await c.closed.wait()
+    assert closing.code == "protocol_version" and "1" in closing.message
+
+
+async def test_first_message_must_be_hello(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(10):
+            c = await connect()
+            await c.send(protocol.Join(name="x"))
+            assert (await c.expect(protocol.Closing)).code == "handshake"
+            await c.closed.wait()
+
+
+async def test_handshake_timeout(autojump_clock):
+    async with hosting() as (host, connect):
+        c = await connect()
+        start = trio.current_time()
+        with trio.fail_after(60):
+            closing = await c.expect(protocol.Closing)
+            await c.closed.wait()
+    assert closing.code == "handshake"
+    assert trio.current_time() - start == pytest.approx(Limits().handshake_timeout, abs=0.5)
+
+
+async def test_dead_link_is_detected_by_the_idle_timeout(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(120):
+            ada, bob = await started_pair(connect)
+            bob.answer_pings = False  # the link is dead: nothing comes back, no FIN, no RST
+            start = trio.current_time()
+            closing = await bob.expect(protocol.Closing)
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+    assert closing.code == "idle"
+    assert trio.current_time() - start == pytest.approx(Limits().idle_timeout, abs=1)
+    pings = [m for m in bob.received if isinstance(m, protocol.Ping)]
+    assert len(pings) >= 2  # the host pinged before giving up
+
+
+async def test_server_answers_client_pings(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(10):
+            c = await connect()
+            await c.hello()
+            await c.send(protocol.Ping(nonce=42))
+            assert (await c.expect(protocol.Pong)).nonce == 42
+
+
+async def test_flood_is_rate_limited_then_closed_while_others_play(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            flood = b"".join(protocol.encode(protocol.Say(text="spam")) for _ in range(300))
+            await bob.send_raw(flood)
+            closing = await bob.expect(protocol.Closing)
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
+    limited = [m for m in bob.received if isinstance(m, protocol.Rejected) and m.code == "rate_limited"]
+    chats = [m for m in ada.received if isinstance(m, protocol.Chat)]
+    assert closing.code == "rate_limited"
+    assert len(chats) <= Limits().burst + 1 and len(limited) > 100
+
+
+async def test_frozen_client_is_dropped_while_the_others_play_on(autojump_clock, caplog):
+    cfg = config(limits=Limits(queue_size=8))
+    async with hosting(cfg) as (host, connect):
+        with trio.fail_after(120):
+            ada, bob = await started_pair(connect)
+            frozen = await connect(lockstep=True)
+            await frozen.hello()
+            await frozen.send(protocol.Watch(name="ice"))
+            await frozen.expect(protocol.Watching)
+            frozen.frozen = True
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(1))
+                n.start_soon(bob.play_randomly, random.Random(2))
+            assert len(host.table.peers) == 2 and all(p.seat for p in host.table.peers)
+    assert ada.game.is_over and ada.game.moves == host.table.match.game.moves
+    assert "reads too slowly" in caplog.text
+
+
+async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump_clock):
+    async with hosting(config(grace=30.0)) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await started_pair(connect)
+            await ada.act(SCOUT)  # Ada scouts: Bob is last player placing until the round ends
+            await bob.until(lambda: bob.version == 2 and bob.my_turn())
+            await bob.stream.aclose()
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+            left = trio.current_time()
+            first = await ada.expect(protocol.Played, version=3)
+            waited = trio.current_time() - left
+            assert ada.lobby.seats[1].bot == "random"
+            await ada.until(lambda: ada.version >= 4)
+            back = await connect()
+            back.game, back.version = ada.game.copy(), ada.version
+            await back.hello()
+            await back.send(protocol.Reclaim(token=bob.token, last_version=back.version))
+            await back.expect(protocol.Seated)
+            await ada.until(lambda: ada.lobby.seats[1].connected and ada.lobby.seats[1].bot is None)
+            await back.until(lambda: back.version == host.table.version)
+            if not host.table.match.is_over and back.my_turn():
+                before = host.table.version
+                id = await back.act(back.game.legal_actions()[0])
+                ack = await back.reply(id)
+                assert isinstance(ack, protocol.Ack) and ack.version == before + 1
+                assert host.table.events[-1].bot is None
+    assert first.player == "blue" and first.bot == "random"
+    # not before the grace period; the bot thinks in a worker thread, during which the
+    # autojump clock may skip to the next timer (a ping): allow one ping interval
+    assert 30.0 <= waited <= 30.0 + Limits().ping_interval
+
+
+async def test_turn_timer_lets_a_bot_play_a_slow_turn(autojump_clock):
+    cfg = config(settings=protocol.Settings(players=2, turn_timer=15.0))
+    async with hosting(cfg) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await started_pair(connect)
+            start = trio.current_time()
+            played = await bob.expect(protocol.Played, version=2)
+            elapsed = trio.current_time() - start
+    assert played.player == ada.colour and played.bot == "random"
+    assert 15.0 <= elapsed <= 15.0 + Limits().ping_interval  # see the grace-period test
+    assert ada.lobby.seats[0].connected
+
+
+async def test_a_connection_handler_error_stays_in_that_connection(autojump_clock, monkeypatch):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            original = host.table.handle
+
+            def explode(peer, message):
+                if isinstance(message, protocol.Say):
+                    raise RuntimeError("boom")
+                return original(peer, message)
+
+            monkeypatch.setattr(host.table, "handle", explode)
+            await bob.send(protocol.Say(text="boom"))
+            await bob.closed.wait()
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
