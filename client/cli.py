@@ -29,14 +29,18 @@ class UserError(Exception):
     """A mistake the user can fix; printed as one line, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; only ``command``'s module is imported, for its arguments."""
     parser = argparse.ArgumentParser(
-        prog="waddle", description="Waddle: penguins, ice and fishing pools, in your terminal.")
+        prog="waddle", description="Waddle: penguins, ice and fishing pools, in your terminal.",
+        epilog="Start with 'waddle demo' (bots play a game) or 'waddle play' (you against bots). "
+               "'waddle COMMAND --help' tells more.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help) in COMMANDS.items():
-        command = sub.add_parser(name, help=help, description=help)
-        command.set_defaults(module=module)
-        _module(module).add_arguments(command)
+        sub_parser = sub.add_parser(name, help=help, description=help)
+        sub_parser.set_defaults(module=module)
+        if name == command:
+            _module(module).add_arguments(sub_parser)
     return parser
 
 
@@ -46,7 +50,13 @@ def _module(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``waddle`` command; return its exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((word for word in argv if not word.startswith("-")), None)
+    parser = build_parser(command)
+    if not argv:
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     try:
         return _module(args.module).run(args) or 0
     except (UserError, ValueError, OSError) as exc:
