@@ -492,15 +492,19 @@ def _describe(exc: BaseException) -> str:
 async def connect(host: str, port: int, **options) -> AsyncIterator[Client]:
     """Connect a :class:`Client` (``options`` as its arguments) and yield it once seated.
 
-    Leaving the block closes the client.
+    Leaving the block closes the client. An exception in the block comes out as itself
+    (not wrapped in an exception group).
 
     Raises:
         ClientError: the host could not be reached or refused the seat.
     """
     client = Client(host, port, **options)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(client.run)
-        try:
-            yield client
-        finally:
-            client.close()
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(client.run)
+            try:
+                yield client
+            finally:
+                client.close()
+    except BaseExceptionGroup as group:
+        raise _leaf(group) from None

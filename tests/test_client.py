@@ -1,0 +1,331 @@
+"""The client core against a scripted fake host over loopback: handshake, seat, replica,
+acknowledgements, rejections, reconnect with backoff and resend by action id, dead
+links, resync after a desync, final refusals. And against the real host: reclaim.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+
+import protocol
+from client import ActionRejected, ClientError, Status, connect
+from client.backoff import Backoff
+from protocol import FramedStream, Lobby, Settings
+from protocol.actions import from_engine
+from server import Host, ServerConfig
+from waddle import Game, Map, Water, parse_action
+from waddle.hexgrid import neighbours
+from waddle.record import to_record
+
+W1, W2 = (0, 0), (3, 0)
+TWO_ISLES = Map([h for w in (W1, W2) for h in neighbours(w)], {W1: Water(1, (3,)), W2: Water(2, ())})
+PLAYERS = ["red", "blue"]
+
+
+def new_game() -> Game:
+    return Game(TWO_ISLES, PLAYERS)
+
+
+def lobby(phase: str = "lobby") -> Lobby:
+    seats = [protocol.SeatInfo(seat=i, colour=c, name=c.title(), connected=True, ready=False)
+             for i, c in enumerate(PLAYERS)]
+    return Lobby(phase=phase, settings=Settings(players=2), seats=seats, owner="red")
+
+
+class FakeHost:
+    """Serves 127.0.0.1:0; connection ``i`` runs ``script(host, framed, i)``; keeps what arrived."""
+
+    def __init__(self, script) -> None:
+        self.script = script
+        self.connections = 0
+        self.received: list = []
+
+    async def serve(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        async def handler(stream) -> None:
+            index = self.connections
+            self.connections += 1
+            async with stream:
+                try:
+                    await self.script(self, FramedStream.for_server(stream), index)
+                except* protocol.ProtocolError:
+                    pass
+
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        await trio.serve_listeners(handler, listeners, task_status=task_status)
+
+    async def expect(self, framed: FramedStream, kind):
+        """The next message of type ``kind``, skipping heartbeats and ``ready``."""
+        while True:
+            message = await framed.receive()
+            self.received.append(message)
+            if isinstance(message, kind):
+                return message
+            assert isinstance(message, (protocol.Ping, protocol.Pong, protocol.Ready)), message
+
+    async def greet(self, framed: FramedStream, phase: str = "lobby"):
+        """Handshake; return the seat request (join, reclaim or watch)."""
+        await self.expect(framed, protocol.Hello)
+        await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
+                                           phase=phase))
+        return await self.expect(framed, (protocol.Join, protocol.Reclaim, protocol.Watch))
+
+    async def seat(self, framed: FramedStream, *, version: int = 0, record=None,
+                   phase: str = "lobby") -> None:
+        await framed.send(protocol.Seated(colour="red", name="Red", token="secret"))
+        await framed.send(protocol.Snapshot(version=version, record=record, lobby=lobby(phase)))
+
+
+@pytest.fixture
+async def fake(nursery):
+    """Start a FakeHost with a script; returns ``(host, port)``."""
+    async def start(script):
+        host = FakeHost(script)
+        listeners = await nursery.start(host.serve)
+        return host, listeners[0].socket.getsockname()[1]
+    return start
+
+
+def played(game: Game, text: str, version: int) -> protocol.Played:
+    player = game.current_player
+    action = parse_action(text)
+    events = [e.to_dict() for e in game.apply(action)]
+    return protocol.Played(version=version, player=player, action=from_engine(action), events=events)
+
+
+async def test_join_follows_the_game_and_acts_with_an_ack(fake, autojump_clock):
+    host_game = new_game()
+
+    async def script(host, framed, i):
+        join = await host.greet(framed)
+        assert join.name == "Ada"
+        await host.seat(framed)
+        await framed.send(protocol.Started(version=1, record=to_record(host_game)))
+        act = await host.expect(framed, protocol.Act)
+        assert (act.version, act.token) == (1, "secret")
+        await framed.send(played(host_game, "place 1,0", 2))
+        await framed.send(protocol.Ack(id=act.id, version=2))
+        await framed.send(played(host_game, "scout", 3))
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(30):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            assert client.state.colour == "red"
+            await client.wait_for(lambda s: s.my_turn)
+            assert client.state.version == 1
+            ack = await client.act(parse_action("place 1,0"))
+            assert ack.version == 2 and client.state.version >= 2
+            await client.wait_for(lambda s: s.version == 3)
+            assert client.state.game.moves == host_game.moves
+            assert client.state.status is Status.CONNECTED
+
+
+async def test_a_rejected_action_raises_with_its_code_and_changes_nothing(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.greet(framed)
+        await host.seat(framed, version=1, record=to_record(new_game()), phase="playing")
+        act = await host.expect(framed, protocol.Act)
+        await framed.send(protocol.Rejected(request="act", code="illegal", id=act.id,
+                                            message="hex 9,9 is not on the map"))
+        await trio.sleep_forever()
+
+    _, port = await fake(script)
+    with trio.fail_after(30):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            with pytest.raises(ActionRejected) as caught:
+                await client.act(parse_action("place 9,9"))
+            assert caught.value.code == "illegal"
+            assert client.state.last_rejection.code == "illegal"
+            assert client.state.version == 1 and len(client.state.game) == 0
+
+
+async def test_an_unacknowledged_action_is_resent_with_the_same_id_after_a_reconnect(
+        fake, autojump_clock):
+    host_game = new_game()
+    ids = []
+
+    async def script(host, framed, i):
+        request = await host.greet(framed, "playing")
+        if i == 0:
+            await host.seat(framed, version=1, record=to_record(host_game), phase="playing")
+            ids.append((await host.expect(framed, protocol.Act)).id)
+            return                                       # the link drops before any answer
+        assert request == protocol.Reclaim(token="secret", last_version=1)
+        await framed.send(protocol.Seated(colour="red", name="Red", token="secret"))
+        await framed.send(lobby("playing"))
+        act = await host.expect(framed, protocol.Act)
+        ids.append(act.id)
+        await framed.send(played(host_game, "place 1,0", 2))
+        await framed.send(protocol.Ack(id=act.id, version=2))
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(60):
+        async with connect("127.0.0.1", port, name="Ada", backoff=Backoff(seed=1)) as client:
+            ack = await client.act(parse_action("place 1,0"))
+            assert ack.version == 2 and client.state.version == 2
+    assert len(ids) == 2 and ids[0] == ids[1]
+    assert client.reconnects == 1 and host.connections == 2
+
+
+async def test_a_silent_host_counts_as_a_dead_link_and_the_client_reconnects(fake, autojump_clock):
+    reclaimed = trio.Event()
+
+    async def script(host, framed, i):
+        request = await host.greet(framed)
+        if i == 0:
+            await host.seat(framed)
+            await trio.sleep_forever()                    # no pings, nothing
+        assert isinstance(request, protocol.Reclaim)
+        await host.seat(framed)
+        reclaimed.set()
+        await trio.sleep_forever()
+
+    _, port = await fake(script)
+    with trio.fail_after(200):
+        async with connect("127.0.0.1", port, name="Ada", dead_after=30) as client:
+            start = trio.current_time()
+            await reclaimed.wait()
+            await client.wait_for(lambda s: s.status is Status.CONNECTED and client.reconnects == 1)
+            assert trio.current_time() - start >= 30
+            assert "no word from the host" in client.last_error
+
+
+async def test_the_client_answers_pings(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.greet(framed)
+        await host.seat(framed)
+        await framed.send(protocol.Ping(nonce=42))
+        assert (await host.expect(framed, protocol.Pong)).nonce == 42
+        await framed.send(protocol.Closing(code="bye", message="goodbye"))
+
+    _, port = await fake(script)
+    with trio.fail_after(30):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            await client.wait_for(lambda s: s.status is Status.CLOSED)
+            assert "bye" in client.state.closed_reason
+
+
+async def test_a_desync_asks_for_a_snapshot(fake, autojump_clock):
+    host_game = new_game()
+
+    async def script(host, framed, i):
+        request = await host.greet(framed, "playing")
+        if i == 0:
+            await host.seat(framed, version=1, record=to_record(host_game), phase="playing")
+            wrong = played(new_game(), "place 1,0", 2)
+            await framed.send(protocol.Played(version=2, player=wrong.player, action=wrong.action,
+                                              events=[{"type": "scouted", "player": "red"}]))
+            await trio.sleep_forever()
+        assert request == protocol.Reclaim(token="secret", last_version=0)
+        played(host_game, "place 1,0", 2)
+        await host.seat(framed, version=2, record=to_record(host_game), phase="playing")
+        await trio.sleep_forever()
+
+    _, port = await fake(script)
+    with trio.fail_after(60):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            await client.wait_for(lambda s: s.version == 2 and client.reconnects == 1)
+            assert client.state.game.moves == host_game.moves
+            assert "out of step" in client.last_error
+
+
+@pytest.mark.parametrize("answer, words", [
+    (protocol.Closing(code="protocol_version", message="this host speaks 2"), "protocol_version"),
+    (protocol.Rejected(request="join", code="table_full", message="every seat is taken"),
+     "table_full"),
+])
+async def test_a_final_refusal_fails_connect_with_one_attempt(fake, autojump_clock, answer, words):
+    async def script(host, framed, i):
+        await host.expect(framed, protocol.Hello)
+        if isinstance(answer, protocol.Rejected):
+            await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
+                                               phase="lobby"))
+            await host.expect(framed, protocol.Join)
+        await framed.send(answer)
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(30), pytest.raises(ClientError, match=words):
+        async with connect("127.0.0.1", port, name="Ada"):
+            pass
+    assert host.connections == 1
+
+
+async def test_connection_refused_is_one_clear_error():
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    await listeners[0].aclose()
+    with trio.fail_after(30), pytest.raises(ClientError, match=f"cannot connect to 127.0.0.1:{port}"):
+        async with connect("127.0.0.1", port, name="Ada"):
+            pass
+
+
+async def test_seat_replaced_closes_the_client_and_ends_its_events(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.greet(framed)
+        await host.seat(framed)
+        await framed.send(protocol.Closing(code="replaced", message="reclaimed elsewhere"))
+
+    host, port = await fake(script)
+    with trio.fail_after(30):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            seen = [m async for m in client.events()]
+            assert client.state.status is Status.CLOSED
+            assert "replaced" in client.state.closed_reason
+            assert client.act_nowait(parse_action("scout")) is False
+            assert client.say_nowait("hi") is False and client.last_error
+    assert host.connections == 1 and all(not isinstance(m, protocol.Closing) for m in seen)
+
+
+async def test_gives_up_after_max_attempts(fake, autojump_clock):
+    async def script(host, framed, i):
+        if i == 0:
+            await host.greet(framed)
+            await host.seat(framed)
+
+    host, port = await fake(script)
+    with trio.fail_after(600):
+        async with connect("127.0.0.1", port, name="Ada", max_attempts=3) as client:
+            await client.wait_for(lambda s: s.status is Status.CLOSED)
+    assert "gave up after 3 attempts" in client.state.closed_reason
+    assert host.connections == 4
+
+
+async def test_listeners_hear_every_change_and_chat_is_cleaned(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.greet(framed)
+        await host.seat(framed)
+        say = await host.expect(framed, protocol.Say)
+        await framed.send(protocol.Chat(name="Ada\x1b[31m", colour="red", text=say.text))
+        await trio.sleep_forever()
+
+    _, port = await fake(script)
+    calls = []
+    with trio.fail_after(30):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            client.state.listeners.append(lambda: calls.append(len(client.state.chat)))
+            assert client.say_nowait("hello \u202eworld")
+            await client.wait_for(lambda s: len(s.chat) == 1)
+    line = client.state.chat[0]
+    assert (line.name, line.text) == ("Ada", "hello world")
+    assert calls and calls[-1] >= 1
+
+
+async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(autojump_clock):
+    settings = Settings(players=2, bots=["random"])
+    host = Host(ServerConfig(port=0, settings=settings, map=TWO_ISLES, seed=1))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            async with connect("127.0.0.1", port, name="Ada") as first:
+                await first.start()
+                await first.wait_for(lambda s: s.my_turn)
+                await first.act(first.state.legal_actions()[0])
+                token, colour, version = first.token, first.state.colour, first.state.version
+            async with connect("127.0.0.1", port, token=token) as again:
+                assert again.state.colour == colour
+                assert again.state.version >= version
+                assert again.state.game.moves[:1] == first.state.game.moves[:1]
+            nursery.cancel_scope.cancel()
