@@ -1,8 +1,9 @@
 """The terminal UI driven by keys through a pipe input, drawn to a dummy output.
 
-Each test runs the real application with its trio guest run on an asyncio loop, a
-local session (the engine and bots on this machine, no bot delay) and reads what the
-renderer last drew. Waiting is on renders and state, bounded by a timeout; no sleeps.
+Each test runs the real application with its trio guest run on an asyncio loop: a host
+on 127.0.0.1 (port 0, bots without delay) and the UI's client core in the same trio
+run, as ``waddle play`` does; it reads what the renderer last drew. Waiting is on
+renders and state, bounded by a timeout; no sleeps.
 """
 
 import asyncio
@@ -14,8 +15,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from client.ui.app import WaddleApp, run_app, step_cursor
-from client.ui.local import LocalSession
+from client.ui.remote import RemoteSession
 from protocol.messages import Settings, StandardMap
+from server.host import Host, ServerConfig
 from waddle import SCOUT
 
 TIMEOUT = 20
@@ -77,13 +79,16 @@ class Driver:
 
 
 def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None, **options):
-    """Run ``test(driver)`` against a local table, then quit, and return the session."""
+    """Run ``test(driver)`` against a table hosted in-process, then quit; return the session."""
     settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
                         realtime_score=True)
+    save = tmp / "game.json" if tmp else None
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2, save=save))
 
     async def main():
         with create_pipe_input() as inp:
-            session = LocalSession(name, settings, seed=2, bot_delay=0, records=tmp or ".")
+            session = RemoteSession("127.0.0.1", 0, client_options={"name": name}, server=server,
+                                    record_path=str(save) if save else None)
             driver = Driver(session, inp, Screen(columns, rows), **options)
             task = driver.task = asyncio.create_task(run_app(driver.app))
             try:

@@ -1,4 +1,8 @@
-"""``waddle play``: a game against built-in bots in the terminal UI, on this machine."""
+"""``waddle play``: a game against built-in bots in the terminal UI, on this machine.
+
+Runs a host on 127.0.0.1 (any free port) in this process with a bot in every other
+seat, and the terminal UI as the one human client; the record is saved as the game goes.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mirror", action="store_true", help="play a mirror match (two halves)")
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")
-    parser.add_argument("--records", default=".", metavar="DIR",
-                        help="folder for the finished game's record (default: here)")
+    parser.add_argument("--record", metavar="PATH",
+                        help="where to save the game record (default: waddle-play-TIME.json "
+                             "in the system's temporary directory)")
+    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+                        help="pause before each bot move so you can follow (default 0.5)")
     options.add_arguments(parser)
 
 
@@ -30,12 +37,19 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots must be 1 to 4, not {args.bots}")
     if args.strategy not in BOTS:
         raise ValueError(f"unknown strategy {args.strategy!r}: expected one of {', '.join(BOTS)}")
+    if args.pace < 0:
+        raise ValueError("--pace must not be negative")
     from protocol.messages import Settings, StandardMap
+    from server.host import Host, ServerConfig
 
-    from client.ui.local import LocalSession
+    from client.ui.remote import RemoteSession
 
     settings = Settings(players=args.bots + 1, map=StandardMap(seed=args.seed),
                         mirror_match=args.mirror, realtime_score=True,
                         bots=[args.strategy] * args.bots)
-    session = LocalSession(args.name, settings, seed=args.seed, records=args.records)
+    record = options.record_path(args.record, "play")
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
+                               seed=args.seed, bot_delay=args.pace))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": args.name}, server=server,
+                            record_path=str(record))
     return options.run_ui(session, args)

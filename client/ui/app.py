@@ -43,8 +43,6 @@ PANEL_WIDTH = 34
 #: The smallest window the UI draws in (columns, rows); smaller shows a message.
 MIN_SIZE = (60, 16)
 
-_SEND_ERRORS = (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError)
-
 
 @dataclass(frozen=True, slots=True)
 class _Frame:
@@ -132,11 +130,8 @@ class WaddleApp:
         self.changed()
 
     def _send(self, wish, *args) -> None:
-        """Call a session wish method; a full or closed queue becomes a notice, not a crash."""
-        try:
-            wish(*args)
-        except _SEND_ERRORS:
-            self.state.notice = "not connected: the request was not sent"
+        """Call a session wish method (it returns at once; refusals land in ``state.notice``)."""
+        wish(*args)
         self.changed()
 
     # -- game actions ---------------------------------------------------------------------

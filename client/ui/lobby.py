@@ -98,8 +98,10 @@ def lobby_screen(state: TableState, ui: UIState, *, ascii: bool = False) -> Frag
         ready = "ready" if seat.ready else "not ready"
         who = "bot" if seat.bot and not seat.connected else ready
         out += [("", "  ")] + player_label(state, seat.colour, you=True) + [("class:dim", f"  ({seat.colour}, {who})\n")]
+    bots = state.settings.bots
     for index in range(len(state.seats), state.settings.players):
-        out.append(("class:dim", f"  - empty seat {index + 1}\n"))
+        who = f"a {bots[0]} bot at the start" if bots else "waiting for a player"
+        out.append(("class:dim", f"  - seat {index + 1}: {who}\n"))
     out.append(("class:heading", "\nTable\n"))
     arrow = ">" if ascii else "▶"
     for index, field in enumerate(FIELDS):

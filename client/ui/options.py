@@ -17,17 +17,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no colour (also when the NO_COLOR environment variable is set)")
 
 
+def record_path(path: str | None, command: str):
+    """``path``, or ``waddle-COMMAND-TIME.json`` in the system's temporary directory."""
+    import tempfile
+    import time
+    from pathlib import Path
+
+    return Path(path) if path else Path(tempfile.gettempdir()) / f"waddle-{command}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+
+
 def run_ui(session, args: argparse.Namespace) -> int:
     """Run the full-screen UI over ``session`` until the player quits; return 0.
 
+    Log records of the host and client go nowhere while the UI owns the screen.
+
     Raises:
-        OSError: when standard input or output is not a terminal.
+        OSError: when standard input or output is not a terminal, or the session
+            could not connect.
     """
     import asyncio
+    import logging
     import sys
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise OSError("the terminal UI needs a terminal (standard input and output are not one)")
+    logging.getLogger("waddle").addHandler(logging.NullHandler())
+    logging.getLogger("waddle").propagate = False
     from client.ui.app import WaddleApp, run_app
     from client.ui.style import want_colour
 

@@ -139,8 +139,7 @@ def _players(state: TableState) -> list[Fragments]:
     for colour in game.players:
         label = player_label(state, colour, you=True)
         text = "".join(t for _, t in label)
-        seat = next((s for s in state.seats if s.colour == colour), None)
-        away = " (bot)" if seat and seat.bot and not seat.connected and seat.seat != 0 else ""
+        away = _away(state, colour)
         line = label + [("class:dim", away)]
         pad = max(1, 24 - len(text) - len(away))
         line.append(("", " " * pad + str(game.doubles_left(colour))))
@@ -148,6 +147,16 @@ def _players(state: TableState) -> list[Fragments]:
             line.append(("", f"{scores[colour]:>7}"))
         out.append(line)
     return out
+
+
+def _away(state: TableState, colour: str) -> str:
+    """" (bot plays)" for a stand-in, " (away)" for a player gone with no stand-in yet."""
+    seat = next((s for s in state.seats if s.colour == colour), None)
+    if seat is None or seat.connected:
+        return ""
+    if seat.bot:
+        return "" if seat.name == f"{seat.bot} bot" else " (bot plays)"
+    return " (away)"
 
 
 def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[Fragments]:
@@ -170,8 +179,8 @@ def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[
                 s = sheet.scores[colour]
                 out.append([("class:dim", f"  half {half}{'':6}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
     sizes = [w.size for w in result.halves[-1].waddles if w.player == shown]
-    out.append([("", "Waddles of "), *player_label(state, shown)[:1],
-                ("", f": {', '.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab: next)")])
+    out.append([*player_label(state, shown)[:1],
+                ("", f" waddles {{ }}: {','.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab)")])
     if state.record_path:
         out.append([("class:dim", "Record: "), ("", state.record_path)])
     return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from protocol.messages import SeatInfo, Settings
-from protocol.text import clean, clean_name
+from protocol.text import clean_name
 from waddle import Action, Game, Place
 from waddle.hexgrid import Hex
 
@@ -85,20 +85,14 @@ class TableState:
         self.log.extend(events)
         del self.log[:-LOG_LINES]
 
-    def add_chat(self, name: str, text: str) -> None:
-        """Append a chat line (cleaned), keeping the last :data:`LOG_LINES`."""
-        self.chat.append((clean_name(name, "?"), clean(text)))
-        del self.chat[:-LOG_LINES]
 
 
 class Session(Protocol):
     """A table the UI can show and act on; every method but :meth:`run` returns at once.
 
-    The wish methods queue a request for the session's trio task; the answer arrives
-    as a change of :attr:`state` (a rejection sets ``state.notice``). They raise
-    :class:`trio.WouldBlock` when the queue is full and
-    :class:`trio.BrokenResourceError` / :class:`trio.ClosedResourceError` after
-    :meth:`run` ended; the UI catches both.
+    The wish methods queue a request for the session's trio task and never raise;
+    the answer arrives as a change of :attr:`state` (a rejection, or a request that
+    could not be queued, sets ``state.notice``).
     """
 
     state: TableState
