@@ -93,23 +93,26 @@ def _groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]
     """Yield ``(group bitset, size)`` for each connected group in ``bits``."""
     neighbours = tables.ice_neighbours
     while bits:
-        group = frontier = bits & -bits
+        group = bits & -bits
+        bits ^= group
+        frontier = neighbours[group.bit_length() - 1] & bits
         while frontier:
+            group |= frontier
+            bits ^= frontier
             grow = 0
             while frontier:
                 low = frontier & -frontier
                 grow |= neighbours[low.bit_length() - 1]
                 frontier ^= low
-            frontier = grow & bits & ~group
-            group |= frontier
-        bits &= ~group
+            frontier = grow & bits
         yield group, group.bit_count() + (group & doubles).bit_count()
 
 
 def _awards(shore: int, fish: tuple[int, ...], pieces: Sequence[int], doubles: int
             ) -> tuple[list[int], list[tuple[int, ...]]]:
     """Strength of each player at one pool and the fish each wins (RULES.md pools)."""
-    strengths = [(p & shore).bit_count() + (p & shore & doubles).bit_count() for p in pieces]
+    shore_doubles = shore & doubles
+    strengths = [(p & shore).bit_count() + (p & shore_doubles).bit_count() for p in pieces]
     if len(pieces) == 2:
         best = max(strengths)
         return strengths, [fish if best and s == best else () for s in strengths]
@@ -124,8 +127,9 @@ def totals(tables: Tables, pieces: Sequence[int], doubles: int) -> list[int]:
     cap = waddle_cap(len(pieces))
     out = [sum(waddle_points(size, cap) for _, size in _groups(tables, p, doubles)) for p in pieces]
     for shore, fish in tables.pools:
-        for i, won in enumerate(_awards(shore, fish, pieces, doubles)[1]):
-            out[i] += sum(won)
+        if fish:
+            for i, won in enumerate(_awards(shore, fish, pieces, doubles)[1]):
+                out[i] += sum(won)
     return out
 
 
@@ -133,18 +137,17 @@ def score_sheet(tables: Tables, players: Sequence[str], pieces: Sequence[int], d
                 ) -> ScoreSheet:
     """The full :class:`ScoreSheet` of a board: scores, every waddle, every pool."""
     cap = waddle_cap(len(players))
-    waddles = [
-        Waddle(player, tuple(tables.hexes(group)), size, waddle_points(size, cap))
-        for player, bits in zip(players, pieces)
-        for group, size in _groups(tables, bits, doubles)
-    ]
-    pools = []
+    waddles, pools = [], []
+    waddle_vp, pool_vp = dict.fromkeys(players, 0), dict.fromkeys(players, 0)
+    for player, bits in zip(players, pieces):
+        for group, size in _groups(tables, bits, doubles):
+            points = waddle_points(size, cap)
+            waddles.append(Waddle(player, tuple(tables.hexes(group)), size, points))
+            waddle_vp[player] += points
     for pool, (shore, fish) in zip(tables.pool_hexes, tables.pools):
         strengths, won = _awards(shore, fish, pieces, doubles)
+        for player, values in zip(players, won):
+            pool_vp[player] += sum(values)
         pools.append(PoolResult(pool, fish, dict(zip(players, strengths)), dict(zip(players, won))))
-    scores = {
-        p: Score(sum(w.points for w in waddles if w.player == p),
-                 sum(sum(r.won[p]) for r in pools))
-        for p in players
-    }
+    scores = {p: Score(waddle_vp[p], pool_vp[p]) for p in players}
     return ScoreSheet(scores, tuple(waddles), tuple(pools))
