@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import trio
+from trio.testing import MockClock
 
 import protocol
 from client import ActionRejected, ClientError, Status, connect
@@ -31,6 +32,14 @@ def lobby(phase: str = "lobby") -> Lobby:
     seats = [protocol.SeatInfo(seat=i, colour=c, name=c.title(), connected=True, ready=False)
              for i, c in enumerate(PLAYERS)]
     return Lobby(phase=phase, settings=Settings(players=2), seats=seats, owner="red")
+
+
+@pytest.fixture
+def patient_clock() -> MockClock:
+    """A mock clock that jumps once every task has waited 50 ms of real time: timeouts,
+    backoff and heartbeats cost no wall-clock time, while worker threads (bots thinking,
+    the host saving) finish before virtual time moves on."""
+    return MockClock(autojump_threshold=0.05)
 
 
 class FakeHost:
@@ -313,7 +322,7 @@ async def test_listeners_hear_every_change_and_chat_is_cleaned(fake, autojump_cl
     assert calls and calls[-1] >= 1
 
 
-async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(autojump_clock):
+async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(patient_clock):
     settings = Settings(players=2, bots=["random"])
     host = Host(ServerConfig(port=0, settings=settings, map=TWO_ISLES, seed=1))
     with trio.fail_after(60):

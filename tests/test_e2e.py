@@ -11,25 +11,17 @@ import random
 
 import pytest
 import trio
-from trio.testing import MockClock
 
 from client.backoff import Backoff
 from client.botplay import play
 from client.core import Client, connect
 from protocol import Settings, StandardMap
 from server import Host, ServerConfig
+from test_client import patient_clock  # noqa: F401  (a fixture)
 from waddle.bots import make_bot
 from waddle.record import load_record
 
 KINDS = ("greedy", "random", "greedy", "random")
-
-
-@pytest.fixture
-def patient_clock() -> MockClock:
-    """A mock clock that jumps once every task has waited 50 ms of real time: timeouts,
-    backoff and heartbeats cost no wall-clock time, while the bots' and the host's worker
-    threads (thinking, saving) finish before virtual time moves on."""
-    return MockClock(autojump_threshold=0.05)
 
 
 async def cutting_proxy(target_port: int, rng: random.Random, cuts: list[int],
