@@ -7,11 +7,13 @@ Pure Python, no I/O but the explicit load and save functions. Start with
 
 from waddle.actions import SCOUT, Action, Place, Scout, action_from_dict, parse_action
 from waddle.errors import IllegalActionError, MapError, RecordError
+from waddle.bundled import bundled_map, bundled_maps
 from waddle.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
 from waddle.game import COLOURS, DOUBLES, Game, Result
 from waddle.hexgrid import Hex, neighbours
 from waddle.maps import Map, Pool, Water, load_map
 from waddle.scoring import PoolResult, Score, ScoreSheet, Waddle
+from waddle.tiles import standard_map
 
 __all__ = [
     "SCOUT", "Action", "Place", "Scout", "action_from_dict", "parse_action",
@@ -19,4 +21,5 @@ __all__ = [
     "Event", "GameEnded", "HalfEnded", "Placed", "RoundEnded", "Scouted",
     "COLOURS", "DOUBLES", "Game", "Result", "Hex", "neighbours",
     "Map", "Pool", "Water", "load_map", "PoolResult", "Score", "ScoreSheet", "Waddle",
+    "bundled_map", "bundled_maps", "standard_map",
 ]

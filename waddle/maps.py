@@ -120,6 +120,7 @@ class Map:
         """
         if not isinstance(data, Mapping) or not isinstance(data.get("hexes"), list):
             raise MapError(f"{source}: a map needs a list 'hexes'")
+        _check_header(data, source)
         if len(data["hexes"]) > MAX_HEXES:
             raise MapError(f"{source}: {len(data['hexes'])} hexes; at most {MAX_HEXES} are allowed")
         ice: set[Hex] = set()
@@ -142,6 +143,17 @@ class Map:
 
     def __repr__(self) -> str:
         return f"<Map {self.name or 'unnamed'}: {len(self.ice)} ice, {len(self.water)} water>"
+
+
+def _check_header(data: Mapping[str, Any], source: str) -> None:
+    """The optional top-level fields of a map file: ``name``, ``description``, ``players``."""
+    for key in ("name", "description"):
+        if not isinstance(data.get(key, ""), str):
+            raise MapError(f"{source}: {key} must be a string")
+    players = data.get("players", [2, 5])
+    if (not isinstance(players, list) or len(players) != 2 or not all(_is_int(p) for p in players)
+            or not 2 <= players[0] <= players[1] <= 5):
+        raise MapError(f"{source}: players must be [min, max] with 2 <= min <= max <= 5")
 
 
 def _parse_hex(item: Any, place: str) -> tuple[Hex, str, Water]:

@@ -47,7 +47,7 @@ def render_board(map: Map, tokens: Mapping[Hex, tuple[str, bool]] | None = None,
         first = min(row)
         text = " " * (first - left) * (_WIDTH // 2)
         text += "".join(row.get(x, " " * _WIDTH) for x in range(first, max(row) + 1, 2))
-        lines.append(f"r{r:>3} q{(first - r) // 2:>3} | {text}".rstrip())
+        lines.append(f"r{r:>4} q{(first - r) // 2:>4} | {text}".rstrip())
     return "\n".join(lines)
 
 

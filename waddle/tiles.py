@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 import tomllib
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from itertools import takewhile
 
 from waddle.hexgrid import DIRECTIONS, Hex, distance, neighbours, rotate
 from waddle.maps import Map, Water
@@ -84,7 +85,8 @@ def standard_map(players: int, seed: int | None = None) -> Map:
 
     Uses :func:`tiles_for` ``players`` (13, 15, 17 or 20 tiles), shuffled and each
     turned at random, placed one by one touching the map where it stays most compact,
-    centred on ``(0, 0)``. A layout that encloses an empty hex is redrawn.
+    around ``(0, 0)``. A layout that encloses an empty hex is redrawn. Seeded maps are
+    cached (a :class:`Map` is immutable).
 
     Args:
         players: 2 to 5.
@@ -93,11 +95,22 @@ def standard_map(players: int, seed: int | None = None) -> Map:
     Raises:
         ValueError: unless ``players`` is 2 to 5.
     """
+    if seed is None:
+        return _generate(players, None)
+    return _seeded(players, seed)
+
+
+@lru_cache(maxsize=64)
+def _seeded(players: int, seed: int) -> Map:
+    return _generate(players, seed)
+
+
+def _generate(players: int, seed: int | None) -> Map:
     tiles = tiles_for(players)
     rng = random.Random(seed)
     for _ in range(_ATTEMPTS):
         layout = _layout(tiles, rng)
-        if not _gaps(layout.keys()):
+        if layout is not None and not _gaps(layout.keys()):
             break
     else:  # pragma: no cover - never seen: gaps are rare and each attempt is fresh
         raise RuntimeError(f"no gap-free layout in {_ATTEMPTS} attempts (seed {seed})")
@@ -121,15 +134,18 @@ def _shuffled(items: tuple[Tile, ...], rng: random.Random) -> list[Tile]:
     return out
 
 
-def _layout(tiles: tuple[Tile, ...], rng: random.Random) -> dict[Hex, Tile | None]:
-    """Place every tile; map each hex to its tile for a water hex, ``None`` for ice."""
+def _layout(tiles: tuple[Tile, ...], rng: random.Random) -> dict[Hex, Tile | None] | None:
+    """Place every tile; map each hex to its tile for a water hex, ``None`` for ice.
+
+    ``None`` if some tile found no place (never seen; the caller draws again).
+    """
     first, *rest = _shuffled(tiles, rng)
     layout: dict[Hex, Tile | None] = {}
     _put(layout, first, first.hexes((0, 0), _below(rng, 6)))
     for tile in rest:
-        options = _placements(layout, tile)
-        best = min(cost for cost, _ in options)
-        good = [hexes for cost, hexes in options if cost <= best + 1]
+        good = _best_placements(layout, tile)
+        if not good:
+            return None
         _put(layout, tile, good[_below(rng, len(good))])
     return layout
 
@@ -140,26 +156,29 @@ def _put(layout: dict[Hex, Tile | None], tile: Tile, hexes: tuple[Hex, ...]) -> 
         layout[h] = None
 
 
-def _placements(layout: dict[Hex, Tile | None], tile: Tile) -> list[tuple[int, tuple[Hex, ...]]]:
-    """Every free position and turn of ``tile`` touching the map, with its cost.
+def _best_placements(layout: dict[Hex, Tile | None], tile: Tile) -> list[tuple[Hex, ...]]:
+    """The free positions and turns of ``tile`` touching the map that keep it most compact.
 
-    The cost favours hexes near ``(0, 0)`` (squared distance) and many shared edges,
-    and forbids closing an empty hex in on all six sides. Sorted, so deterministic.
+    The cost favours hexes near ``(0, 0)`` (squared distance) and many shared edges;
+    a placement that closes an empty hex in on all six sides is never taken. Every
+    placement within 1 of the lowest cost is returned, in a fixed order.
     """
-    anchors = sorted({n2 for h in layout for n in neighbours(h) for n2 in (n, *neighbours(n))}
-                     - layout.keys())
-    out = []
-    for anchor in anchors:
+    anchors = {n2 for h in layout for n in neighbours(h) for n2 in (n, *neighbours(n))}
+    options = []
+    for anchor in sorted(anchors - layout.keys()):
         for turns in range(6):
             hexes = tile.hexes(anchor, turns)
             if any(h in layout for h in hexes):
                 continue
             touching = sum(n in layout for h in hexes for n in neighbours(h))
-            if not touching or _closes_hole(layout, hexes):
-                continue
-            spread = sum(q * q + q * r + r * r for q, r in hexes)
-            out.append((spread - 3 * touching, hexes))
-    return out
+            if touching:
+                options.append((sum(q * q + q * r + r * r for q, r in hexes) - 3 * touching, hexes))
+    valid = (option for option in sorted(options) if not _closes_hole(layout, option[1]))
+    first = next(valid, None)
+    if first is None:
+        return []
+    best = first[0]
+    return [first[1], *(hexes for _, hexes in takewhile(lambda o: o[0] <= best + 1, valid))]
 
 
 def _closes_hole(layout: dict[Hex, Tile | None], hexes: tuple[Hex, ...]) -> bool:
