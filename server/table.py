@@ -424,20 +424,27 @@ class Table:
             for seat in self.seats:
                 if seat.bot is None and seat.peer is None:
                     seat.away_since = now
-        async with trio.open_nursery() as nursery:
-            if self.save_path is not None:
-                nursery.start_soon(self._saver)
-            task_status.started()
-            while True:
-                self._wake = trio.Event()
-                due = self._bot_due()
-                if due is None:
+        try:
+            async with trio.open_nursery() as nursery:
+                if self.save_path is not None:
+                    nursery.start_soon(self._saver)
+                task_status.started()
+                await self._drive()
+        finally:
+            if self.save_path is not None and self.match is not None and self._saved_version < self.version:
+                save_record(self.save_path, self.save_data())  # last save on the way out
+
+    async def _drive(self) -> None:
+        while True:
+            self._wake = trio.Event()
+            due = self._bot_due()
+            if due is None:
+                await self._wake.wait()
+            elif due > trio.current_time():
+                with trio.move_on_at(due):
                     await self._wake.wait()
-                elif due > trio.current_time():
-                    with trio.move_on_at(due):
-                        await self._wake.wait()
-                else:
-                    await self._bot_turn()
+            else:
+                await self._bot_turn()
 
     def _bot_due(self) -> float | None:
         """When a bot should act for the current seat, or ``None``."""

@@ -1,0 +1,136 @@
+"""``waddle serve``: a dedicated host without a UI.
+
+Listens on ``--address`` (default 127.0.0.1: this machine only; ``--address 0.0.0.0``
+opens it to the LAN, your choice) and ``--port``, prints the join address and code, and
+logs the table's life through :mod:`logging` on stderr. The game is saved after every
+action (``--save``, default a new ``waddle-YYYYmmdd-HHMMSS.waddle.json`` here), and
+``--resume FILE`` continues a saved game: players reclaim their seats with their tokens.
+Stop it with Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_PORT = 7777
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--address", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
+                        help="seats at the table, 2 to 5 (default 4)")
+    parser.add_argument("--seed", type=int, help="seed of the standard map (default: random)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
+    where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
+    parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
+    parser.add_argument("--realtime-score", action="store_true",
+                        help="let clients show live scores")
+    parser.add_argument("--turn-timer", type=float, metavar="SECONDS",
+                        help="seconds per turn before a bot plays it (default: no timer)")
+    parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
+                        help="bot kinds that fill empty seats when the owner starts, in seat "
+                             "order; the last repeats (random, greedy, search)")
+    parser.add_argument("--code", help="join code players must give (default: none)")
+    parser.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
+                        help="seconds an absent player's turn waits before a bot plays it "
+                             "(default 30)")
+    parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    parser.add_argument("--save", metavar="FILE",
+                        help="save the game here after every action (default: a new "
+                             "waddle-DATE-TIME.waddle.json here, or the --resume file)")
+    parser.add_argument("--log-level", default="info",
+                        choices=("debug", "info", "warning", "error"), help="default info")
+
+
+def settings_from(args: argparse.Namespace):
+    """The table's :class:`protocol.Settings` from the command line.
+
+    Raises:
+        ValueError: a bad timer, bot kind or map (naming it).
+    """
+    from protocol.messages import BundledMap, FileMap, Settings, StandardMap
+    from server.match import check_settings
+
+    if args.turn_timer is not None and not 0 < args.turn_timer <= 86400:
+        raise ValueError("--turn-timer must be between 0 and 86400 seconds")
+    if args.grace < 0:
+        raise ValueError("--grace must not be negative")
+    if args.map:
+        map = FileMap(path=args.map)
+    elif args.bundled:
+        map = BundledMap(name=args.bundled)
+    else:
+        map = StandardMap(seed=args.seed)
+    settings = Settings(players=args.players, map=map, mirror_match=args.mirror,
+                        realtime_score=args.realtime_score, turn_timer=args.turn_timer,
+                        bots=list(args.bots))
+    check_settings(settings)
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import time
+
+    import trio
+
+    from server.host import Host, ServerConfig
+
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
+    save = args.save
+    if save is None and args.resume is None:
+        save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
+    host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
+                             code=args.code, save=save, resume=args.resume, grace=args.grace))
+    try:
+        trio.run(_serve, host)
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is None:
+            raise
+    except KeyboardInterrupt:
+        pass
+    path = host.table.save_path
+    if host.table.match is not None and path is not None:
+        print(f"host stopped; continue with: waddle serve --resume {path}", flush=True)
+    return 0
+
+
+async def _serve(host) -> None:
+    import trio
+
+    error = None
+    async with trio.open_nursery() as nursery:
+        try:
+            port = await nursery.start(host.run)
+        except OSError as exc:
+            error = OSError(f"cannot listen on {host.config.address}:{host.config.port}: "
+                            f"{exc.strerror or exc}")
+        else:
+            _announce(host, port)
+    if error is not None:
+        raise error
+
+
+def _announce(host, port: int) -> None:
+    table = host.table
+    print(f"Waddle host on {host.config.address}:{port} ({table.phase}, "
+          f"{table.settings.players} seats)", flush=True)
+    join = f"waddle join {_shown(host.config.address)}:{port}"
+    print(f"join with:  {join}{f' --code {table.code}' if table.code else ''}", flush=True)
+    if table.save_path:
+        print(f"saving to:  {table.save_path}", flush=True)
+    print("Ctrl-C stops the host; --resume FILE continues the game.", flush=True)
+
+
+def _shown(address: str) -> str:
+    """The address to give players (the listening one, or this machine's name for all interfaces)."""
+    if address in ("0.0.0.0", "::", ""):
+        import socket
+
+        return socket.gethostname()
+    return f"[{address}]" if ":" in address else address

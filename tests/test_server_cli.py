@@ -1,0 +1,134 @@
+"""``waddle serve`` as a process: a plain-socket client (as docs/protocol.md describes) plays,
+the host is killed mid-game (SIGKILL), ``--resume`` continues, the seat is reclaimed."""
+
+import json
+import signal
+import socket
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from waddle import action_from_dict
+from waddle.record import from_record
+
+
+def start_host(*args: str) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if not line.startswith("Waddle host on 127.0.0.1:"):
+        proc.kill()
+        raise AssertionError(line + proc.stderr.read())
+    return proc, int(line.split(":")[1].split()[0])
+
+
+class Plain:
+    """A client in the stdlib only: 4-byte big-endian length, then JSON."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buffer = b""
+
+    def send(self, **message) -> None:
+        body = json.dumps(message).encode()
+        self.sock.sendall(struct.pack(">I", len(body)) + body)
+
+    def _read(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            data = self.sock.recv(65536)
+            assert data, "host closed the connection"
+            self.buffer += data
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def receive(self) -> dict:
+        (length,) = struct.unpack(">I", self._read(4))
+        return json.loads(self._read(length))
+
+    def until(self, type: str, **fields) -> dict:
+        for _ in range(10000):
+            message = self.receive()
+            if message["type"] == "ping":
+                self.send(type="pong", nonce=message["nonce"])
+            if message["type"] == type and all(message.get(k) == v for k, v in fields.items()):
+                return message
+        raise AssertionError(f"no {type}")
+
+
+def test_serve_kill_and_resume(tmp_path):
+    save = tmp_path / "game.waddle.json"
+    proc, port = start_host("--players", "2", "--bots", "random", "--code", "fjord",
+                            "--seed", "3", "--save", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=1, client="plain")
+        assert c.until("welcome")["code_required"] is True
+        c.send(type="join", name="Ada\u202e", colour="green", code="fjord")
+        seated = c.until("seated")
+        assert seated["colour"] == "green" and seated["name"] == "Ada"
+        c.send(type="start")
+        started = c.until("started", version=1)
+        game = from_record(started["record"])
+        version, ids = 1, 0
+        while len(game) < 6:
+            if game.current_player == "green":
+                ids += 1
+                action = game.legal_actions()[0].to_dict()
+                c.send(type="act", id=str(ids), version=version, token=seated["token"], action=action)
+            played = c.until("played", version=version + 1)
+            game.apply(action_from_dict(played["action"]))
+            version = played["version"]
+    finally:
+        proc.send_signal(signal.SIGKILL)  # killed mid-game: no goodbye, no last save
+        proc.wait(10)
+    saved = json.loads(save.read_text())
+    kept = from_record({k: v for k, v in saved.items() if k != "host"})
+    # saves run in the background: the file holds a prefix of what the client saw
+    assert 1 <= len(kept) and not kept.is_over and kept.moves == game.moves[:len(kept)]
+
+    proc, port = start_host("--resume", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=1, client="plain")
+        assert c.until("welcome")["phase"] == "playing"
+        c.send(type="reclaim", token="wrong", last_version=0)
+        assert c.until("rejected")["code"] == "bad_token"
+        c.send(type="reclaim", token=seated["token"], last_version=0)
+        assert c.until("seated")["colour"] == "green"
+        snapshot = c.until("snapshot")
+        assert snapshot["version"] >= 1 + len(kept)  # the red bot may have played on already
+        assert from_record(snapshot["record"]).moves[:len(kept)] == kept.moves
+        assert "host" not in snapshot["record"] and seated["token"] not in json.dumps(snapshot)
+        game = from_record(snapshot["record"])
+        version = snapshot["version"]
+        while not game.is_over:
+            if game.current_player == "green":
+                ids += 1
+                action = game.legal_actions()[-1].to_dict()
+                c.send(type="act", id=str(ids), version=version, token=seated["token"], action=action)
+            played = c.until("played", version=version + 1)
+            game.apply(action_from_dict(played["action"]))
+            version = played["version"]
+        assert c.until("lobby", phase="finished")
+        c.send(type="leave")
+        assert c.until("closing")["code"] == "bye"
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0 and "Traceback" not in err
+    final = json.loads(save.read_text())
+    assert from_record(final).is_over and from_record(final).moves == game.moves
+    assert seated["token"] not in err and "fjord" not in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "nobody"], "unknown bot"),
+    (["--turn-timer", "0"], "--turn-timer"),
+    (["--map", "/no/such/map.toml"], "cannot read the map file"),
+])
+def test_serve_refuses_bad_options_in_one_line(args, message):
+    proc = subprocess.run([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],
+                          capture_output=True, text=True, timeout=20)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
