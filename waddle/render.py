@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from waddle.game import Game
 from waddle.hexgrid import Hex, format_hex
 from waddle.maps import Map
+from waddle.scoring import ScoreSheet
 
 #: The letter of each colour on the board.
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
@@ -106,6 +107,28 @@ def render_status(game: Game) -> str:
     if result.finished:
         lines.append(f"winners: {' '.join(result.winners)}")
     return "\n".join(lines)
+
+
+def render_sheet(sheet: ScoreSheet) -> str:
+    """The score breakdown of one board (one half): each waddle with its size and hexes,
+    each fishing pool with its hexes, fish, every player's strength and the fish they won,
+    then each player's points."""
+    lines = ["waddles (player, size in penguins, points, hexes):"]
+    for w in sorted(sheet.waddles, key=lambda w: (w.player, -w.size, w.hexes)):
+        lines.append(f"  {w.player:<6} {w.size:>2} {w.points:>3} VP  {_hexes(w.hexes)}")
+    lines.append("pools (hexes; fish; strength; fish won):")
+    for pool in sheet.pools:
+        strengths = ", ".join(f"{p} {s}" for p, s in pool.strengths.items() if s) or "nobody"
+        won = ", ".join(f"{p} {'+'.join(map(str, f))}" for p, f in pool.won.items() if f) or "none"
+        fish = " ".join(map(str, pool.fish)) or "none"
+        lines.append(f"  {_hexes(pool.hexes)}; fish {fish}; strength {strengths}; won {won}")
+    lines.append("points: " + ", ".join(
+        f"{p} {s.total} ({s.waddles}+{s.pools})" for p, s in sheet.scores.items()))
+    return "\n".join(lines)
+
+
+def _hexes(hexes: tuple[Hex, ...]) -> str:
+    return " ".join(format_hex(h) for h in sorted(hexes))
 
 
 def render_game(game: Game) -> str:

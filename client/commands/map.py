@@ -1,0 +1,60 @@
+"""``waddle map``: print a standard map, a bundled map or a map file.
+
+As text (the board of :mod:`waddle.render` and its fishing pools), or with ``--json``
+as the ``map`` object of a game record (``docs/records.md``), on one line. Without
+``--seed`` a seed is drawn and printed, so the map can be made again. ``--file`` checks
+a map file: a bad one gives one line naming the file, the hex and the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
+                        help="players, 2 to 5: picks the standard tiles (default 4)")
+    parser.add_argument("--seed", type=int, help="seed of the standard map (default: random)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--name", metavar="BUNDLED", help="print this bundled map instead")
+    which.add_argument("--file", metavar="FILE", help="check and print this map file (TOML or JSON)")
+    which.add_argument("--list", action="store_true", help="list the bundled maps")
+    parser.add_argument("--json", action="store_true",
+                        help="print the map as a game record's map object")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import random
+
+    from waddle.bundled import bundled_info, bundled_map, bundled_maps
+    from waddle.maps import load_map
+    from waddle.render import render_map
+    from waddle.tiles import standard_map, tiles_for
+
+    if args.list:
+        for name in bundled_maps():
+            info = bundled_info(name)
+            print(f"{name}: {info.players[0]}-{info.players[1]} players. {info.description}")
+        return 0
+    if (args.name or args.file) and args.seed is not None:
+        raise ValueError("--seed is for the standard map, not with --name or --file")
+    if args.name:
+        map = bundled_map(args.name)
+        info = bundled_info(args.name)
+        about = f"bundled map {args.name} for {info.players[0]}-{info.players[1]} players"
+    elif args.file:
+        map = load_map(args.file)
+        about = f"map file {args.file}"
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        map = standard_map(args.players, seed)
+        about = (f"standard map for {args.players} players, seed {seed}: "
+                 f"{len(tiles_for(args.players))} tiles")
+    if args.json:
+        print(json.dumps(map.to_dict()))
+        return 0
+    print(f"{about}; {len(map.ice)} ice and {len(map.water)} water hexes, "
+          f"{len(map.numbered)} numbered, {len(map.pools)} fishing pools")
+    print(render_map(map))
+    return 0
