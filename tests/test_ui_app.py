@@ -266,3 +266,20 @@ def test_step_cursor_moves_towards_the_direction_pressed():
     assert step_cursor((0, 1), legal, 0, -1)[1] < 1
     assert step_cursor(None, legal, 0, 1) in legal
     assert step_cursor(None, frozenset(), 0, 1) is None
+
+
+def test_a_mouse_click_on_a_legal_hex_places_there():
+    async def test(d):
+        await start(d)
+        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
+        lines = d.text().split("\n")
+        y, x = next((y, line.index("+")) for y, line in enumerate(lines) if "+" in line)
+        moves = len(d.state.game)
+        d.keys(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")  # SGR press, release
+        await d.until(lambda: len(d.state.game) > moves, "the click placed")
+        player, action = d.state.game.moves[moves]
+        board = d.app._frame().board
+        pad = (d.screen.size.rows - 2 - len(board.lines)) // 2
+        assert player == "red" and board.hex_at(x, y - 1 - pad) == action.hex
+
+    play(test)

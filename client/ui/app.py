@@ -36,7 +36,7 @@ from client.ui.board import Board, render_board
 from client.ui.keys import make_bindings
 from client.ui.lobby import FIELDS, lobby_screen
 from client.ui.style import make_style
-from client.ui.view import Mode, Session, TableState, UIState, legal_hexes
+from client.ui.view import Mode, Session, TableState, UIState, legal_hexes, shown_player
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34
@@ -284,7 +284,7 @@ class WaddleApp:
         game = state.game
         highlight: set[Hex] = set()
         if game.is_over:
-            shown = game.players[ui.shown % len(game.players)]
+            shown = shown_player(state, ui)
             highlight = {h for w in game.result().halves[-1].waddles if w.player == shown for h in w.hexes}
         return render_board(
             game.map, game.tokens, width=width, height=height, active=game.active_hex,
@@ -296,8 +296,12 @@ class WaddleApp:
         return board.width + 1 if board else 1
 
     def _board(self):
-        board = self._frame().board
-        return board.fragments() if board else []
+        """The board's fragments, centred vertically in the rows it has."""
+        frame = self._frame()
+        if frame.board is None:
+            return []
+        pad = (frame.rows - 2 - len(frame.board.lines)) // 2
+        return [("", "\n" * pad)] + frame.board.fragments()
 
     def _panel(self):
         frame = self._frame()

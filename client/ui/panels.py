@@ -13,7 +13,7 @@ from typing import Any
 from waddle.hexgrid import format_hex
 
 from client.ui.board import LETTERS
-from client.ui.view import TableState, UIState
+from client.ui.view import TableState, UIState, shown_player
 
 Fragments = list[tuple[str, str]]
 
@@ -60,6 +60,8 @@ def banner(state: TableState, ui: UIState) -> Fragments:
         line = [("class:banner.turn", " YOUR TURN ")] + _turn_hint(state, ui)
     else:
         line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " ...")]
+    if state.my_seat is None and state.phase != "connecting":
+        line.append(("class:dim", "  (watching)"))
     if game is not None and game.mirror_match:
         line.append(("class:dim", f"  half {game.half} of 2"))
     if state.notice:
@@ -163,7 +165,7 @@ def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[
     """End of game: waddles, pools and total per player (each half too in a mirror match)."""
     game = state.game
     result = game.result()
-    shown = game.players[ui.shown % len(game.players)]
+    shown = shown_player(state, ui)
     star = "*" if ascii else "★"
     out = [[("class:heading", f"{'':14}waddles pools total")]]
     for colour in sorted(game.players, key=lambda p: -result.scores[p].total):

@@ -42,7 +42,8 @@ class RemoteSession:
         server: a host to run in this trio run before connecting (``None``: join).
         record_path: where the host saves the record, shown at the end once the
             finished game is saved there (host only).
-        address: what others need to join, shown in the lobby (host only).
+        address: what others need to join, shown in the lobby (host only); ``{port}``
+            in it is replaced by the server's port once it listens.
     """
 
     def __init__(self, host: str, port: int, *, client_options: dict[str, Any] | None = None,
@@ -71,6 +72,7 @@ class RemoteSession:
                 host, port = self._where
                 if self._server is not None:
                     port = await nursery.start(self._server.run)
+                    self.state.address = self.state.address.format(port=port)
                 self.client = Client(host, port, **self._options)
                 self.client.state.listeners.append(self._sync)
                 if self._server is not None:

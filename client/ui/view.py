@@ -126,7 +126,8 @@ Mode = Literal["normal", "chat", "scout", "help", "quit"]
 class UIState:
     """What only the screen needs: ``mode`` (normal, chat input, scout confirmation, help,
     quit confirmation), the board ``cursor``, whether the next place is a ``double``, the
-    selected lobby ``field``, the player whose waddles are shown at the end (``shown``)."""
+    selected lobby ``field``, how many players on from yourself the waddles shown at the
+    end are (``shown``, see :func:`shown_player`)."""
 
     mode: Mode = "normal"
     cursor: Hex | None = None
@@ -140,3 +141,10 @@ def legal_hexes(game: Game | None) -> frozenset[Hex]:
     if game is None:
         return frozenset()
     return frozenset(a.hex for a in game.legal_actions() if isinstance(a, Place))
+
+
+def shown_player(state: TableState, ui: UIState) -> str:
+    """Game over: the player whose waddles are highlighted (yourself first, then Tab order)."""
+    players = state.game.players
+    start = players.index(state.my_colour) if state.my_colour in players else 0
+    return players[(start + ui.shown) % len(players)]

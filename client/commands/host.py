@@ -1,0 +1,61 @@
+"""``waddle host``: host a game on this machine and play it in the terminal UI.
+
+The host (the same one ``waddle serve`` runs, with the same options) runs in this
+process; you take the first seat and own the table. Before the UI opens it prints what
+the other players type to join (address and join code); the lobby shows it too.
+Quitting the UI stops the host. Without ``--code`` a random join code is made
+(``--open``: none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from client.commands import serve
+from client.ui import options
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    serve.add_arguments(parser)
+    parser.add_argument("--open", action="store_true", help="no join code: anyone may join")
+    parser.add_argument("--name", default=os.environ.get("USER") or "host",
+                        help="your name (default: your login name)")
+    parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
+                        help="your colour (default: the first free one)")
+    options.add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import secrets
+
+    from server.host import Host, ServerConfig
+
+    from client.ui.remote import RemoteSession
+
+    code = None if args.open else args.code or secrets.token_hex(3)
+    save = args.save or (None if args.resume else str(options.record_path(None, "host")))
+    server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
+                               code=code, save=save, resume=args.resume, grace=args.grace))
+    client_options = {"name": args.name, "colour": args.colour, "code": code}
+    if args.resume:
+        client_options["token"] = _my_token(server.table, args.name)
+    local = "127.0.0.1" if args.address in ("0.0.0.0", "") else args.address
+    join = f"waddle join {serve._shown(args.address)}:{{port}}{f' --code {code}' if code else ''}"
+    if args.port:
+        print(f"Hosting on {args.address}:{args.port}. Others join with:  {join.format(port=args.port)}")
+    session = RemoteSession(local, args.port, client_options=client_options, server=server,
+                            record_path=str(server.table.save_path or ""), address=join)
+    return options.run_ui(session, args)
+
+
+def _my_token(table, name: str) -> str:
+    """The seat token of the resumed game's seat named ``name`` (else the first human seat).
+
+    Raises:
+        ValueError: the saved game has no human seat.
+    """
+    humans = [seat for seat in table.seats if seat.bot is None]
+    if not humans:
+        raise ValueError("the saved game has no human seat to play")
+    return next((seat for seat in humans if seat.name == name), humans[0]).token
