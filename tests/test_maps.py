@@ -1,0 +1,183 @@
+"""Map files: the TOML format of docs/maps.md, validation errors, bundled maps."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
+from waddle.bundled import bundled_info
+from waddle.hexgrid import components
+
+GOOD = """\
+name = "little bay"
+description = "two pools"
+players = [2, 3]
+
+hexes = [
+  {q = 0, r = 0, terrain = "water", number = 1, fish = [5, 1]},
+  {q = 1, r = 0, terrain = "ice"},
+  {q = 0, r = 1, terrain = "ice"},
+  {q = -1, r = 1, terrain = "water"},
+  {q = 1, r = 1, terrain = "water", number = 2, fish = [2]},
+  {q = 2, r = 0, terrain = "ice"},
+]
+"""
+
+
+def write(tmp_path, text, name="map.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def hexes_file(tmp_path, *lines):
+    return write(tmp_path, "hexes = [\n" + "".join(f"  {line},\n" for line in lines) + "]\n")
+
+
+def test_good_map_file(tmp_path):
+    map = load_map(write(tmp_path, GOOD))
+    assert map.name == "little bay"
+    assert map.ice == {(1, 0), (0, 1), (2, 0)}
+    assert map.numbered == ((0, 0), (1, 1))
+    assert map.water[(-1, 1)].number is None
+    # (0, 0) and (-1, 1) are neighbours: one pool with both hexes' fish, best first.
+    pools = {p.hexes: p.fish for p in map.pools}
+    assert pools == {frozenset({(0, 0), (-1, 1)}): (5, 1), frozenset({(1, 1)}): (2,)}
+
+
+def test_json_map_file_is_a_record_map_object(tmp_path):
+    toml_map = load_map(write(tmp_path, GOOD))
+    path = write(tmp_path, json.dumps(toml_map.to_dict()), "map.json")
+    assert load_map(path) == toml_map
+
+
+def test_to_dict_round_trips():
+    map = bundled_map("islands")
+    assert Map.from_dict(json.loads(json.dumps(map.to_dict()))) == map
+
+
+@pytest.mark.parametrize("lines, problem", [
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "lava"}'],
+     r"hexes\[1\] at \(1, 0\): unknown terrain 'lava'"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 1, r = 0, terrain = "ice"}'],
+     r"hexes\[2\] at \(1, 0\): duplicate hex"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 2, r = 0, terrain = "water", number = 1}'],
+     r"water hex \(2, 0\): duplicate number 1 \(also at \(0, 0\)\)"),
+    (['{q = 0, r = 0, terrain = "water", number = 1, fish = [3, 0]}', '{q = 1, r = 0, terrain = "ice"}'],
+     r"water hex \(0, 0\): fish value 0 is below 1"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 5, r = 5, terrain = "ice"}'],
+     r"ice hex \(5, 5\) touches no numbered water hex"),
+    (['{q = 0, r = 0, terrain = "water"}', '{q = 1, r = 0, terrain = "ice"}'],
+     r"the map has no numbered water hex"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice", fish = [2]}'],
+     r"hexes\[1\] at \(1, 0\): an ice hex has no number and no fish"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = "a", terrain = "ice"}'],
+     r"hexes\[1\]: q and r must be integers"),
+])
+def test_validation_names_file_place_and_problem(tmp_path, lines, problem):
+    path = hexes_file(tmp_path, *lines)
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: .*{problem}") as caught:
+        load_map(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_ice_hex_next_to_unnumbered_water_only_is_refused(tmp_path):
+    path = hexes_file(tmp_path, '{q = 0, r = 0, terrain = "water", number = 1}',
+                      '{q = 1, r = 0, terrain = "ice"}', '{q = 3, r = 0, terrain = "water"}',
+                      '{q = 4, r = 0, terrain = "ice"}')
+    with pytest.raises(MapError, match=r"ice hex \(4, 0\) touches no numbered water hex"):
+        load_map(path)
+
+
+def test_bad_toml_names_the_file(tmp_path):
+    path = write(tmp_path, 'hexes = [ {q = 0, r = 0, terrain = "water" ')
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: not a valid toml file"):
+        load_map(path)
+
+
+def test_missing_file_names_the_file(tmp_path):
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: cannot read the map file"):
+        load_map(path)
+
+
+@pytest.mark.parametrize("header, problem", [
+    ("players = [1, 3]", "players must be"),
+    ("players = [4, 3]", "players must be"),
+    ("players = 3", "players must be"),
+    ("description = 5", "description must be a string"),
+    ("name = [1]", "name must be a string"),
+])
+def test_bad_header_fields(tmp_path, header, problem):
+    path = write(tmp_path, header + "\n" + GOOD.split("\n", 3)[3])
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: {problem}"):
+        load_map(path)
+
+
+def test_the_map_needs_a_hexes_list(tmp_path):
+    with pytest.raises(MapError, match="a map needs a list 'hexes'"):
+        load_map(write(tmp_path, 'name = "empty"\n'))
+
+
+# -- bundled maps ---------------------------------------------------------------------
+
+
+def test_at_least_two_bundled_maps():
+    assert len(bundled_maps()) >= 2
+    assert bundled_maps() == sorted(bundled_maps())
+
+
+@pytest.mark.parametrize("name", bundled_maps())
+def test_bundled_map_is_valid_and_described(name):
+    map = bundled_map(name)
+    info = bundled_info(name)
+    assert map.name == info.name == name
+    assert info.description
+    low, high = info.players
+    assert 2 <= low <= high <= 5
+
+
+def test_islands_are_separate_islands():
+    """"Separate islands" (rulebook, creative layouts): more than one landmass."""
+    assert len(components(bundled_map("islands").hexes)) >= 3
+
+
+def test_peninsulas_have_bays():
+    """Peninsulas: off-map hexes reach in between the arms (a hex off the map with
+    map hexes on both sides of it, east and west, in the same row)."""
+    map = bundled_map("peninsulas")
+    hexes = map.hexes
+    bays = [(q, r) for q, r in {(q, r) for q in range(-20, 20) for r in range(-10, 10)} - hexes
+            if any((q - k, r) in hexes for k in range(1, 3)) and any((q + k, r) in hexes for k in range(1, 3))]
+    assert len(bays) >= 4
+
+
+@pytest.mark.parametrize("name", bundled_maps())
+def test_bundled_map_plays_to_the_end(name):
+    map = bundled_map(name)
+    low, high = bundled_info(name).players
+    for players in (low, high):
+        game = Game(map, ["red", "blue", "yellow", "green", "purple"][:players])
+        while not game.is_over:
+            game.apply(game.legal_actions()[-1])  # scouts whenever it may
+        assert set(game.tokens) == set(map.ice)
+
+
+def test_unknown_bundled_map_lists_the_names():
+    with pytest.raises(MapError, match="no bundled map 'atlantis'; the bundled maps are: islands"):
+        bundled_map("atlantis")
+
+
+def test_bundled_maps_are_package_data():
+    """Loaded through importlib.resources from inside the package, so a wheel carries them."""
+    from importlib import resources
+
+    folder = resources.files("waddle").joinpath("data")
+    assert folder.joinpath("tiles.toml").is_file()
+    assert {f"{name}.toml" for name in bundled_maps()} <= {f.name for f in folder.joinpath("maps").iterdir()}
