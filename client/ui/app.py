@@ -25,6 +25,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (ConditionalContainer, DynamicContainer, FormattedTextControl,
                                    HSplit, Layout, VSplit, Window)
 from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.output import ColorDepth, create_output
 
@@ -42,6 +43,17 @@ from client.ui.view import Mode, Session, TableState, UIState, legal_hexes, show
 PANEL_WIDTH = 34
 #: The smallest window the UI draws in (columns, rows); smaller shows a message.
 MIN_SIZE = (60, 16)
+
+
+class _BoardControl(FormattedTextControl):
+    """The board's text with one mouse handler for the whole board."""
+
+    def __init__(self, text, on_mouse) -> None:
+        super().__init__(text)
+        self._on_mouse = on_mouse
+
+    def mouse_handler(self, mouse_event):
+        return self._on_mouse(mouse_event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +91,13 @@ class WaddleApp:
         self._chat_window = Window(BufferControl(self.chat), height=1,
                                    get_line_prefix=lambda *_: [("class:key", " say: ")])
         in_chat = Condition(lambda: self.ui.mode == "chat")
+        body = self._body_height
         self._game = VSplit([
-            Window(FormattedTextControl(self._board), width=self._board_width),
-            Window(width=1, char="|" if ascii else "│", style="class:dim"),
-            Window(FormattedTextControl(self._panel)),
+            Window(_BoardControl(self._board, self._mouse), width=self._board_width, height=body),
+            Window(width=1, char="|" if ascii else "│", style="class:dim", height=body),
+            Window(FormattedTextControl(self._panel), width=self._panel_width, height=body),
         ])
-        self._text = Window(FormattedTextControl(self._text_screen))
+        self._text = Window(FormattedTextControl(self._text_screen), height=body)
         root = HSplit([
             self._focus,
             DynamicContainer(lambda: self._game if self._screen() == "game" else self._text),
@@ -180,10 +193,13 @@ class WaddleApp:
         elif yes and mode == "quit":
             self.quit()
 
-    def click(self, hex: Hex, mouse_event) -> object:
-        """Mouse handler of a board hex: a click on a legal hex places there."""
-        if mouse_event.event_type != MouseEventType.MOUSE_UP:
+    def _mouse(self, mouse_event) -> object:
+        """Mouse handler of the board: a click on a legal hex places there."""
+        frame = self._frame()
+        if mouse_event.event_type != MouseEventType.MOUSE_UP or frame.board is None:
             return NotImplemented
+        x, y = mouse_event.position
+        hex = frame.board.hex_at(x, y - self._board_top(frame))
         if self.state.my_turn and hex in legal_hexes(self.state.game):
             self.ui.cursor = hex
             self.place(hex)
@@ -289,24 +305,34 @@ class WaddleApp:
         return render_board(
             game.map, game.tokens, width=width, height=height, active=game.active_hex,
             legal=legal_hexes(game) if state.my_turn else (), cursor=ui.cursor,
-            highlight=highlight, ascii=self.ascii, on_click=self.click)
+            highlight=highlight, ascii=self.ascii)
 
     def _board_width(self) -> int:
         board = self._frame().board
         return board.width + 1 if board else 1
+
+    def _panel_width(self) -> Dimension:
+        return Dimension.exact(max(1, self._size()[0] - self._board_width() - 1))
+
+    def _body_height(self) -> Dimension:
+        return Dimension.exact(max(1, self._size()[1] - 2))
 
     def _board(self):
         """The board's fragments, centred vertically in the rows it has."""
         frame = self._frame()
         if frame.board is None:
             return []
-        pad = (frame.rows - 2 - len(frame.board.lines)) // 2
-        return [("", "\n" * pad)] + frame.board.fragments()
+        return [("", "\n" * self._board_top(frame))] + frame.board.fragments()
+
+    @staticmethod
+    def _board_top(frame: _Frame) -> int:
+        """Blank lines above the board (it is centred vertically)."""
+        return (frame.rows - 2 - len(frame.board.lines)) // 2
 
     def _panel(self):
         frame = self._frame()
-        width = frame.columns - (frame.board.width + 2 if frame.board else 0)
-        return panels.side_panel(self.state, self.ui, width, frame.rows - 2, ascii=self.ascii)
+        return panels.side_panel(self.state, self.ui, self._panel_width().preferred, frame.rows - 2,
+                                 ascii=self.ascii)
 
     def _banner(self):
         return panels.banner(self.state, self.ui)

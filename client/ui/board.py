@@ -20,7 +20,7 @@ same fragments serve colour, ``NO_COLOR`` and tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from waddle.hexgrid import Hex
@@ -29,7 +29,7 @@ from waddle.maps import Map
 #: The letter of each player colour (colour-blind safe: every penguin shows its letter).
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
 
-Fragment = tuple  # (style, text) or (style, text, mouse handler), as prompt-toolkit takes
+Fragment = tuple[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +61,13 @@ class Board:
     width: int
 
     def fragments(self) -> list[Fragment]:
-        """All lines as one prompt-toolkit fragment list, lines joined by ``"\\n"``."""
+        """All lines as one prompt-toolkit fragment list, lines joined by ``"\\n"``
+        (the unstyled padding at the end of each line left out)."""
         out: list[Fragment] = []
         for i, line in enumerate(self.lines):
             if i:
                 out.append(("", "\n"))
-            out.extend(line)
+            out.extend(line[:-1] if line and not line[-1][0] else line)
         return out
 
     def text(self) -> str:
@@ -110,14 +111,13 @@ def render_board(
     cursor: Hex | None = None,
     highlight: Collection[Hex] = (),
     ascii: bool = False,
-    on_click: Callable[[Hex, object], object] | None = None,
 ) -> Board | None:
     """Draw ``map`` with ``tokens`` (hex -> ``(colour, is_double)``) in ``width`` x ``height``.
 
     ``active`` is the active hex, ``legal`` the ice hexes the current player may place
     on, ``cursor`` the selected hex, ``highlight`` hexes to mark (waddles at the end);
-    ``ascii`` keeps to 7-bit characters. With ``on_click``, each fragment of a cell
-    carries a prompt-toolkit mouse handler calling ``on_click(hex, mouse_event)``.
+    ``ascii`` keeps to 7-bit characters. :meth:`Board.hex_at` maps a mouse position
+    back to its hex.
 
     Returns ``None`` when the map does not fit even with the smallest cells.
     """
@@ -138,12 +138,11 @@ def render_board(
                   else "highlight" if hex in highlight else None)
         if hex in highlight:
             style += " class:highlight"
-        handler = None if on_click is None else _handler(on_click, hex)
         first = (h - len(labels)) // 2
         for line in range(h):
             index = line - first
             label = labels[index] if 0 <= index < len(labels) else ""
-            rows[y + line].append((x, _cell_line(label, w, style, index == 0, marker, handler)))
+            rows[y + line].append((x, _cell_line(label, w, style, index == 0, marker)))
     return Board(tuple(_join(row, total) for row in rows), cells, size, total)
 
 
@@ -167,8 +166,7 @@ def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: boo
     return "class:ice", ["." if ascii else "·"]
 
 
-def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None,
-               handler) -> list[Fragment]:
+def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None) -> list[Fragment]:
     """One text line of a cell: marker, centred label, marker (other lines: label, space)."""
     if not first:
         parts = [(style, label[:w - 1].center(w - 1)), (style, " ")]
@@ -176,24 +174,28 @@ def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None,
         left, right = _MARKERS[marker] if marker else "  "
         mark_style = f"{style} class:{marker}" if marker else style
         parts = [(mark_style, left), (style, label[:w - 2].center(w - 2)), (mark_style, right)]
-    return [part + (handler,) if handler else part for part in parts]
+    return parts
 
 
 def _join(row: list[tuple[int, list[Fragment]]], total: int) -> tuple[Fragment, ...]:
-    """Lay the cells of one text line out by column, padding the gaps with spaces."""
+    """Lay the cells of one text line out by column, padding the gaps with spaces;
+    neighbouring fragments of one style are merged (fewer fragments draw faster)."""
     out: list[Fragment] = []
     at = 0
     for x, fragments in sorted(row, key=lambda item: item[0]):
         if x > at:
-            out.append(("", " " * (x - at)))
-        out.extend(fragments)
+            _add(out, "", " " * (x - at))
+        for style, text in fragments:
+            _add(out, style, text)
         at = x + sum(len(f[1]) for f in fragments)
     if at < total:
-        out.append(("", " " * (total - at)))
+        _add(out, "", " " * (total - at))
     return tuple(out)
 
 
-def _handler(on_click: Callable[[Hex, object], object], hex: Hex):
-    def handle(mouse_event):
-        return on_click(hex, mouse_event)
-    return handle
+def _add(out: list[Fragment], style: str, text: str) -> None:
+    if out and out[-1][0] == style:
+        out[-1] = (style, out[-1][1] + text)
+    else:
+        out.append((style, text))
+

@@ -1,0 +1,149 @@
+"""Terminal UI speed: one frame of a 5-player game, and the start-up time of ``waddle --help``.
+
+Frame: a 5-player game on the standard map, half played, the player's turn with the
+cursor on a legal hex, real-time score on, a full event log and chat. Measured, in
+milliseconds per frame (median of many):
+
+- ``board``: :func:`client.ui.board.render_board` alone (the pure function);
+- ``panels``: banner, side panel and key hints (:mod:`client.ui.panels`);
+- ``frame``: the whole screen as prompt-toolkit draws it (layout, every control, the
+  screen buffer, the diff to a dummy terminal), after a state change so nothing is cached;
+- ``redraw``: the same screen drawn again with nothing changed: prompt-toolkit's own
+  cost for this much text (our functions are not called).
+
+Same-run baseline: ``plain``: prompt-toolkit drawing one full-screen window of the
+same size holding one short line (the framework's own floor).
+
+Start-up: ``waddle --help`` next to ``python -c pass`` (median wall time of several
+runs of a new process each).
+
+Run: ``python benchmarks/ui.py [--frames N] [--runs N]``. Target (issue 5): a frame
+in at most 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import DummyInput
+from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+from prompt_toolkit.output import DummyOutput
+
+from client.ui import panels
+from client.ui.app import WaddleApp
+from client.ui.board import render_board
+from client.ui.view import TableState, UIState, legal_hexes
+from protocol.messages import SeatInfo, Settings
+from waddle import COLOURS, Game, Place
+from waddle.tiles import standard_map
+
+
+class Screen(DummyOutput):
+    def __init__(self, columns: int, rows: int) -> None:
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
+class Still:
+    """A session that never changes: the benchmark's table."""
+
+    def __init__(self, state: TableState) -> None:
+        self.state = state
+
+    def subscribe(self, listener) -> None:
+        pass
+
+
+def table() -> TableState:
+    """A 5-player game half played, the player (red) to act."""
+    game = Game(standard_map(5, 1), COLOURS)
+    rng = random.Random(1)
+    while len(game.empty_ice) > len(game.map.ice) // 2 or game.current_player != "red":
+        game.apply(rng.choice(game.legal_actions()))
+    seats = [SeatInfo(seat=i, colour=c, name=f"player {c}", connected=True, ready=True)
+             for i, c in enumerate(COLOURS)]
+    state = TableState(phase="playing", seats=seats, settings=Settings(players=5, realtime_score=True),
+                       owner=0, my_seat=0, game=game)
+    state.log = [{"type": "placed", "player": p, "hex": list(a.hex), "double": a.double,
+                  "doubles_left": 1} for p, a in game.moves if isinstance(a, Place)]
+    state.chat = [("player blue", f"chat line {i}") for i in range(20)]
+    return state
+
+
+def median_ms(fn, n: int) -> float:
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def app_frame(app: Application, before) -> callable:
+    def frame() -> None:
+        before()
+        app.renderer.render(app, app.layout)
+    return frame
+
+
+def frames(columns: int, rows: int, n: int) -> dict[str, float]:
+    state = table()
+    ui = UIState(cursor=min(legal_hexes(state.game)))
+    game = state.game
+    legal = legal_hexes(game)
+    out = {
+        "board": median_ms(lambda: render_board(
+            game.map, game.tokens, width=columns - 35, height=rows - 2, active=game.active_hex,
+            legal=legal, cursor=ui.cursor), n),
+        "panels": median_ms(lambda: (panels.banner(state, ui), panels.hints(state, ui),
+                                     panels.side_panel(state, ui, 34, rows - 2)), n),
+    }
+    ui_app = WaddleApp(Still(state), input=DummyInput(), output=Screen(columns, rows))
+    app = ui_app.application
+    with set_app(app):
+        app.renderer.reset()
+        out["frame"] = median_ms(app_frame(app, ui_app.changed), n)
+        out["redraw"] = median_ms(app_frame(app, lambda: None), n)
+    plain = Application(layout=Layout(Window(FormattedTextControl("Waddle"))), full_screen=True,
+                        input=DummyInput(), output=Screen(columns, rows))
+    with set_app(plain):
+        plain.renderer.reset()
+        out["plain"] = median_ms(app_frame(plain, plain.renderer.reset), n)
+    return out
+
+
+def startup(command: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=300, help="frames per measure (default 300)")
+    parser.add_argument("--runs", type=int, default=15, help="process starts per command (default 15)")
+    args = parser.parse_args()
+    print("frame of a 5-player game, median ms (target: frame <= 5 ms)")
+    for columns, rows in ((80, 24), (200, 60)):
+        figures = frames(columns, rows, args.frames)
+        print(f"  {columns}x{rows}: " + "  ".join(f"{k} {v:.2f}" for k, v in figures.items()))
+    python = startup([sys.executable, "-c", "pass"], args.runs)
+    help = startup([sys.executable, "-m", "client.cli", "--help"], args.runs)
+    print(f"start-up, median ms: python -c pass {python:.1f}   waddle --help {help:.1f}")
+
+
+if __name__ == "__main__":
+    main()
