@@ -67,13 +67,14 @@ class Match:
         self.seed = seed
 
     @classmethod
-    def new(cls, settings: Settings, colours: Sequence[str], map: Map | None = None) -> Match:
-        """A new game for ``colours`` (opening turn order) with ``settings``.
+    def new(cls, settings: Settings, colours: Sequence[str], map: Map | None = None,
+            seed: int | None = None) -> Match:
+        """A new game for ``colours`` (opening turn order) with ``settings``, on ``map``
+        (made with ``seed``) if given, else on the map the settings choose.
 
         Raises:
             ValueError: the map cannot be made (see :func:`make_map`) or the players are wrong.
         """
-        seed = None
         if map is None:
             map, seed = make_map(settings, len(colours))
         return cls(Game(map, colours, mirror_match=settings.mirror_match), seed)

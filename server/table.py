@@ -28,7 +28,7 @@ from protocol.messages import (
     Reclaim, Rejected, Say, Seated, SeatInfo, Settings, Snapshot, Start, Started, Watch, Watching,
 )
 from protocol.text import clean, clean_name
-from server.match import SEAT_COLOURS, Chooser, Match, check_settings, make_chooser
+from server.match import SEAT_COLOURS, Chooser, Match, check_settings, make_chooser, make_map
 from waddle import RecordError
 from waddle.maps import Map
 from waddle.record import save_record
@@ -113,6 +113,7 @@ class Table:
         self._frames: list[bytes] = []
         self._bot_kinds: list[str | None] = []
         self._map = map
+        self._prepared: tuple[Settings, Map | None, int | None] | None = None
         self._rng = random.Random(seed)
         self._choosers: dict[str, Chooser] = {}
         self._standins: set[str] = set()
@@ -195,8 +196,11 @@ class Table:
         free = [c for c in SEAT_COLOURS if not self.seat_of(c)]
         added = [Seat(colour, f"{kind} bot", bot=kind, ready=True)
                  for colour, kind in zip(free, [bots[min(i, len(bots) - 1)] for i in range(empty)])]
+        map, seed = self._map, None
+        if map is None and self.map_ready:
+            map, seed = self._prepared[1:]
         try:
-            self.match = Match.new(self.settings, [s.colour for s in self.seats + added], self._map)
+            self.match = Match.new(self.settings, [s.colour for s in self.seats + added], map, seed)
         except ValueError as exc:
             raise ValueError(f"cannot make the game: {exc}") from None
         self.seats += added
@@ -208,6 +212,7 @@ class Table:
                 seat.away_since = now
         log.info("game started: %s", ", ".join(f"{s.colour} {s.name}" for s in self.seats))
         self._append(Started(version=1, record=self.match.record()))
+        self._save_now()  # blocking: the file exists before any writer task sends the start
         self._broadcast_lobby()
 
     # -- connections ------------------------------------------------------------------------
@@ -431,12 +436,29 @@ class Table:
                 task_status.started()
                 await self._drive()
         finally:
-            if self.save_path is not None and self.match is not None and self._saved_version < self.version:
-                save_record(self.save_path, self.save_data())  # last save on the way out
+            if self._saved_version < self.version:
+                self._save_now()  # the last save on the way out
+
+    @property
+    def map_ready(self) -> bool:
+        """Whether the map for the current settings was made (or failed) in the background."""
+        return self._map is not None or (self._prepared is not None and self._prepared[0] is self.settings)
+
+    async def _prepare_map(self) -> None:
+        """Make the map for the current settings in a worker thread while the lobby fills."""
+        settings = self.settings
+        try:
+            map, seed = await trio.to_thread.run_sync(make_map, settings, settings.players)
+        except ValueError:
+            map, seed = None, None  # start() tries again and reports the problem
+        self._prepared = (settings, map, seed)
 
     async def _drive(self) -> None:
         while True:
             self._wake = trio.Event()
+            if self.phase == "lobby" and not self.map_ready:
+                await self._prepare_map()
+                continue
             due = self._bot_due()
             if due is None:
                 await self._wake.wait()
@@ -490,6 +512,16 @@ class Table:
             seats=[_SavedSeat(s.colour, s.name, s.token, s.bot, dict(s.acted)) for s in self.seats],
             bots=list(self._bot_kinds))
         return self.match.record(host=msgspec.to_builtins(host))
+
+    def _save_now(self) -> None:
+        """Save at once, blocking (at the start and on shutdown; actions save in :meth:`_saver`)."""
+        if self.save_path is None or self.match is None:
+            return
+        try:
+            save_record(self.save_path, self.save_data())
+        except OSError as exc:
+            log.error("cannot save the game to %s: %s", self.save_path, exc)
+        self._saved_version = self.version
 
     async def _saver(self) -> None:
         while True:

@@ -1,0 +1,253 @@
+"""Server benchmark: action round trip next to a TCP echo, and concurrent 4-bot games.
+
+1. Round trip (one process, 127.0.0.1): a client sends ``act`` and waits for its
+   ``played`` event, on a host with two seats played by two clients; beside it, in the
+   same run, a plain trio TCP echo of a frame of the same size. p50 and p99 of each.
+2. Capacity: a host process (a subprocess) holds N tables; a client process (this one)
+   connects four headless bot clients to each table. Bots think 0.25-0.75 s (uniform)
+   before each action, like a quick player. For each N, the p50/p99/max of every
+   action's round trip during a measuring window, the host's CPU share, and whether
+   every table kept going. The capacity is the largest N with p99 under 50 ms.
+
+Run: ``python benchmarks/server.py`` (about 3 minutes); ``--quick`` for a short run;
+``--tables 50 100`` to choose N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+import trio
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import protocol  # noqa: E402
+from protocol.actions import from_engine, to_engine  # noqa: E402
+from protocol.framing import FramedStream, ProtocolError  # noqa: E402
+from server import Host, ServerConfig  # noqa: E402
+from waddle.record import from_record  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+# -- clients ---------------------------------------------------------------------------------
+
+
+class BotClient:
+    """A headless bot over TCP: joins, readies, plays random legal actions after ``think``."""
+
+    def __init__(self, port: int, name: str, think: tuple[float, float], rng: random.Random,
+                 samples: list[float]) -> None:
+        self.port, self.name, self.think, self.rng, self.samples = port, name, think, rng, samples
+        self.game = None
+        self.version = 0
+        self.colour = self.token = None
+        self.sent: dict[int, float] = {}
+        self.finished = False
+        self.lock = trio.Lock()
+        self.ids = 0
+
+    async def send(self, framed: FramedStream, message) -> None:
+        async with self.lock:
+            await framed.send(message)
+
+    async def run(self) -> None:
+        stream = await trio.open_tcp_stream("127.0.0.1", self.port)
+        framed = FramedStream.for_client(stream)
+        async with trio.open_nursery() as nursery:
+            await self.send(framed, protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="bench"))
+            await self.send(framed, protocol.Join(name=self.name))
+            await self.send(framed, protocol.Ready())
+            try:
+                while not self.finished:
+                    self.handle(await framed.receive(), framed, nursery)
+            except ProtocolError:
+                pass
+            nursery.cancel_scope.cancel()
+        await stream.aclose()
+
+    def handle(self, message, framed, nursery) -> None:
+        now = time.perf_counter()
+        if isinstance(message, protocol.Seated):
+            self.colour, self.token = message.colour, message.token
+        elif isinstance(message, protocol.Started):
+            self.game, self.version = from_record(message.record), message.version
+            self.maybe_act(framed, nursery)
+        elif isinstance(message, protocol.Played):
+            sent = self.sent.pop(message.version, None)
+            if sent is not None:
+                self.samples.append(now - sent)
+            self.game.apply(to_engine(message.action))
+            self.version = message.version
+            self.finished = self.game.is_over
+            self.maybe_act(framed, nursery)
+        elif isinstance(message, protocol.Ping):
+            nursery.start_soon(self.send, framed, protocol.Pong(nonce=message.nonce))
+        elif isinstance(message, (protocol.Rejected, protocol.Closing)):
+            raise RuntimeError(f"{self.name}: {message}")
+
+    def maybe_act(self, framed, nursery) -> None:
+        if not self.game.is_over and self.game.current_player == self.colour:
+            nursery.start_soon(self.act, framed, self.version)
+
+    async def act(self, framed, version: int) -> None:
+        await trio.sleep(self.rng.uniform(*self.think))
+        self.ids += 1
+        action = from_engine(self.rng.choice(self.game.legal_actions()))
+        self.sent[version + 1] = time.perf_counter()
+        await self.send(framed, protocol.Act(id=str(self.ids), version=version, token=self.token,
+                                             action=action))
+
+
+# -- 1. round trip next to echo ----------------------------------------------------------------
+
+
+async def echo_round_trips(count: int) -> list[float]:
+    async def echo(stream):
+        try:
+            async for data in stream:
+                await stream.send_all(data)
+        except trio.BrokenResourceError:
+            pass
+
+    frame = protocol.encode(protocol.Act(id="123", version=17, token="x" * 32,
+                                         action=protocol.PlaceAction(hex=(1, -2))))
+    out = []
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
+        port = listeners[0].socket.getsockname()[1]
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        framed = FramedStream(stream, protocol.ClientMessage, protocol.MAX_CLIENT_FRAME)
+        for _ in range(count):
+            start = time.perf_counter()
+            await framed.send_bytes(frame)
+            await framed.receive()
+            out.append(time.perf_counter() - start)
+        nursery.cancel_scope.cancel()
+    return out
+
+
+async def action_round_trips(count: int) -> list[float]:
+    samples: list[float] = []
+    rng = random.Random(1)
+    seed = 0
+    while len(samples) < count:
+        seed += 1
+        host = Host(ServerConfig(settings=protocol.Settings(players=2), seed=seed))
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            async with trio.open_nursery() as players:
+                for name in ("a", "b"):
+                    players.start_soon(BotClient(port, name, (0, 0), rng, samples).run)
+            nursery.cancel_scope.cancel()
+    return samples
+
+
+def round_trip(count: int) -> None:
+    echo = trio.run(echo_round_trips, count)
+    action = trio.run(action_round_trips, count)
+    e50, a50 = statistics.median(echo), statistics.median(action)
+    print(f"round trip over 127.0.0.1, {count} samples each (one process, host and clients):")
+    print(f"  plain trio TCP echo of an act frame (client decodes it): p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
+    print(f"  act -> played (host checks, applies, broadcasts to 2 seats):"
+          f" p50 {ms(a50)}  p99 {ms(percentile(action, 99))}")
+    print(f"  p50 ratio act/echo: {a50 / e50:.2f}x (target <= 2x)")
+
+
+# -- 2. capacity -------------------------------------------------------------------------------
+
+
+async def host_process(tables: int) -> None:
+    """Hold ``tables`` 4-seat tables; print their ports; run until stdin closes."""
+    async with trio.open_nursery() as nursery:
+        hosts = [Host(ServerConfig(settings=protocol.Settings(players=4), seed=i)) for i in range(tables)]
+        ports = [await nursery.start(host.run) for host in hosts]
+        while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
+            await trio.sleep(0.1)
+        print(json.dumps(ports), flush=True)
+        await trio.to_thread.run_sync(sys.stdin.read)
+        nursery.cancel_scope.cancel()
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def load(ports: list[int], warmup: float, window: float) -> dict:
+    samples: list[float] = []
+    rng = random.Random(7)
+    clients = [BotClient(port, f"bot{i}", (0.25, 0.75), random.Random(rng.random()), samples)
+               for port in ports for i in range(4)]
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(client.run)
+            await trio.sleep(0.002)  # connect gradually
+        await trio.sleep(warmup)
+        del samples[:]
+        started = time.perf_counter()
+        await trio.sleep(window)
+        measured = list(samples)
+        elapsed = time.perf_counter() - started
+        nursery.cancel_scope.cancel()
+    return {"samples": measured, "elapsed": elapsed,
+            "playing": sum(1 for c in clients if c.game is not None) // 4}
+
+
+def capacity(counts: list[int], warmup: float, window: float) -> None:
+    print(f"\nconcurrent 4-bot games (host in its own process; 4 TCP bot clients per table in "
+          f"this process; think 0.25-0.75 s; window {window:g} s after {warmup:g} s warm-up):")
+    print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9} {'host CPU':>8}")
+    best = 0
+    for n in counts:
+        proc = subprocess.Popen([sys.executable, __file__, "--host-process", str(n)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            ports = json.loads(proc.stdout.readline())
+            cpu0 = cpu_seconds(proc.pid)
+            result = trio.run(load, ports, warmup, window)
+            cpu = (cpu_seconds(proc.pid) - cpu0) / (result["elapsed"] + warmup + n * 4 * 0.002)
+        finally:
+            proc.stdin.close()
+            proc.wait(30)
+        s = result["samples"]
+        p99 = percentile(s, 99) if s else float("inf")
+        print(f"  {n:>6} {4 * n:>7} {len(s) / result['elapsed']:>9.0f} {ms(statistics.median(s)):>9} "
+              f"{ms(p99):>9} {ms(max(s)):>9} {cpu:>7.0%}  ({result['playing']} tables playing)")
+        if p99 < 0.050 and result["playing"] == n:
+            best = n
+    print(f"  largest measured count with p99 < 50 ms: {best} tables (target 500)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tables", type=int, nargs="+")
+    parser.add_argument("--host-process", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.host_process:
+        trio.run(host_process, args.host_process)
+        return
+    round_trip(500 if args.quick else 3000)
+    counts = args.tables or ([50, 200] if args.quick else [100, 250, 500, 750])
+    capacity(counts, warmup=3.0 if args.quick else 5.0, window=5.0 if args.quick else 15.0)
+
+
+if __name__ == "__main__":
+    main()
