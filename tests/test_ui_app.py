@@ -283,3 +283,15 @@ def test_a_mouse_click_on_a_legal_hex_places_there():
         assert player == "red" and board.hex_at(x, y - 1 - pad) == action.hex
 
     play(test)
+
+
+def test_no_color_turns_colour_off_and_the_plain_style_has_no_colours(monkeypatch):
+    from client.ui.style import make_style, want_colour
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not want_colour()
+    monkeypatch.setenv("NO_COLOR", "")
+    assert want_colour() and not want_colour(no_color_flag=True)
+    rules = " ".join(style for _, style in make_style(False).style_rules)
+    assert "#" not in rules and "bg:" not in rules
+    assert "bg:" in " ".join(style for _, style in make_style(True).style_rules)

@@ -9,20 +9,35 @@ from client.ui import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST:PORT", help="where the table is hosted")
-    parser.add_argument("--name", default=os.environ.get("USER") or "player",
-                        help="your name (default: your login name)")
+    add_table_arguments(parser, "player")
     parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
                         help="your preferred colour (default: the first free one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    return open_table(args, colour=args.colour)
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> None:
+    """``HOST:PORT``, ``--name``, ``--code`` and the UI options (``join`` and ``watch``)."""
+    parser.add_argument("address", metavar="HOST:PORT", help="where the table is hosted")
+    parser.add_argument("--name", default=os.environ.get("USER") or default_name,
+                        help="your name (default: your login name)")
     parser.add_argument("--code", help="the table's join code, if it has one")
     options.add_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+def open_table(args: argparse.Namespace, **client_options) -> int:
+    """Connect to ``args.address`` as ``args.name`` and run the UI until the player quits.
+
+    Raises:
+        ValueError: a malformed ``HOST:PORT``.
+        OSError: the host cannot be reached or refuses the client.
+    """
     from client.address import parse_address
     from client.ui.remote import RemoteSession
 
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
-        "name": args.name, "colour": args.colour, "code": args.code})
+        "name": args.name, "code": args.code, **client_options})
     return options.run_ui(session, args)

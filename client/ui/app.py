@@ -250,8 +250,9 @@ class WaddleApp:
     # -- quitting ------------------------------------------------------------------------
 
     def request_quit(self, force: bool = False) -> None:
-        """``q`` / Ctrl-C: during a game ask first (a second Ctrl-C quits); else quit."""
-        if not force and self.state.phase == "playing" and self.ui.mode != "quit":
+        """``q`` / Ctrl-C: a player in a game is asked first (a second Ctrl-C quits); else quit."""
+        state = self.state
+        if not force and state.phase == "playing" and state.my_seat is not None and self.ui.mode != "quit":
             self.set_mode("quit")
         else:
             self.quit()

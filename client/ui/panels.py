@@ -228,12 +228,15 @@ def hints(state: TableState, ui: UIState) -> Fragments:
         return [("class:banner.alert", " Scout ahead? y: yes, any other key: no ")]
     if ui.mode == "quit":
         return [("class:banner.alert", " Quit the game? y: yes, any other key: no ")]
+    common = "c chat  ? help  q quit"
+    if state.phase == "finished":
+        return [("class:dim", f" Tab next player's waddles  {common}")]
+    if state.my_seat is None:
+        return [("class:dim", f" watching  {common}")]
     if state.phase == "lobby":
         keys = "up/down choose  left/right change  Enter start" if state.is_owner else "r ready"
-        return [("class:dim", f" {keys}  c chat  ? help  q quit")]
-    if state.phase == "finished":
-        return [("class:dim", " Tab next player's waddles  c chat  ? help  q quit")]
-    return [("class:dim", " arrows/hjkl move  Enter place  d double  s scout  c chat  ? help  q quit")]
+        return [("class:dim", f" {keys}  {common}")]
+    return [("class:dim", f" arrows/hjkl move  Enter place  d double  s scout  {common}")]
 
 
 def _join(lines: list[Fragments], width: int) -> Fragments:

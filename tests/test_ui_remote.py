@@ -1,0 +1,97 @@
+"""The UI's network session: the client core's state as the screen shows it.
+
+The client core's state is fed host messages directly (no network), as the core's
+reader would; the session's listener copies it into the UI's view state.
+"""
+
+from client.core import Client
+from client.state import Status
+from client.ui import panels
+from client.ui.remote import RemoteSession
+from client.ui.view import UIState
+from protocol.actions import from_engine
+from protocol.messages import Chat, Lobby, Played, Rejected, Seated, SeatInfo, Settings, Started
+from waddle import Game
+from waddle.record import to_record
+from waddle.tiles import standard_map
+
+
+def session() -> RemoteSession:
+    remote = RemoteSession("127.0.0.1", 1, client_options={"name": "Bob"})
+    remote.client = Client("127.0.0.1", 1, name="Bob")
+    remote.client.state.listeners.append(remote._sync)
+    return remote
+
+
+def seats(*names):
+    colours = ("red", "blue", "yellow")
+    return [SeatInfo(seat=i, colour=colours[i], name=n, connected=True, ready=False)
+            for i, n in enumerate(names)]
+
+
+def lobby(*names, owner="red"):
+    return Lobby(phase="lobby", settings=Settings(players=3), seats=seats(*names), owner=owner)
+
+
+def banner_text(remote) -> str:
+    return "".join(text for _, text in panels.banner(remote.state, UIState()))
+
+
+def test_lobby_seat_and_owner_map_to_seat_numbers():
+    remote = session()
+    core = remote.client.state
+    core.apply(Seated(colour="blue", name="Bob", token="secret"))
+    core.apply(lobby("Ann", "Bob"))
+    state = remote.state
+    assert state.phase == "lobby" and state.my_seat == 1 and state.owner == 0
+    assert state.my_colour == "blue" and not state.is_owner
+    assert "waiting for the host" in banner_text(remote)
+    core.apply(lobby("Ann", "Bob", owner="blue"))
+    assert remote.state.is_owner
+
+
+def test_names_chat_and_refusals_are_cleaned_before_display():
+    remote = session()
+    core = remote.client.state
+    core.apply(lobby("Ev\x1b[31mil\u202e"))
+    core.apply(Chat(name="M\u200ballory", colour=None, text="hi\x1b]0;pwned\x07 there\x9b2J"))
+    core.apply(Rejected(request="act", code="illegal", message="no\x1b[2J way"))
+    state = remote.state
+    assert state.name_of("red") == "Evil"
+    assert state.chat[-1] == ("Mallory", "hi there")
+    assert state.notice == "no way"
+
+
+def test_events_reach_the_log_once_and_the_game_replica_is_shared():
+    remote = session()
+    core = remote.client.state
+    core.apply(Seated(colour="red", name="Ann", token="t"))
+    core.apply(lobby("Ann", "Bob", "Cy"))
+    game = Game(standard_map(3, 4), ("red", "blue", "yellow"))
+    core.apply(Started(version=1, record=to_record(game)))
+    assert remote.state.phase == "playing" and remote.state.my_turn
+    action = game.legal_actions()[0]
+    events = [e.to_dict() for e in game.apply(action)]
+    core.apply(Played(version=2, player="red", action=from_engine(action), events=events))
+    core.changed()  # another change without a new event
+    assert remote.state.log == events
+    assert remote.state.game is core.game and len(core.game) == 1
+
+
+def test_reconnecting_and_closed_show_in_the_banner():
+    remote = session()
+    core = remote.client.state
+    core.apply(lobby("Ann"))
+    core.set_status(Status.RECONNECTING)
+    assert "Reconnecting" in banner_text(remote)
+    core.set_status(Status.CLOSED, "the host \x1b[1mwent away")
+    assert "Disconnected" in banner_text(remote)
+    assert remote.state.notice == "the host went away"
+
+
+def test_a_wish_that_cannot_be_sent_becomes_a_notice():
+    remote = session()
+    seen = []
+    remote.subscribe(lambda: seen.append(remote.state.notice))
+    remote.say("hello")
+    assert seen and "not connected" in seen[-1]
