@@ -117,7 +117,8 @@ class BotClient:
 # -- 1. round trip next to echo ----------------------------------------------------------------
 
 
-async def echo_round_trips(count: int) -> list[float]:
+async def echo_server(tables: int, players: int) -> None:
+    """A plain trio TCP echo server; print its port; run until stdin closes."""
     async def echo(stream):
         try:
             async for data in stream:
@@ -125,46 +126,68 @@ async def echo_round_trips(count: int) -> list[float]:
         except trio.BrokenResourceError:
             pass
 
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(functools.partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
+        print(json.dumps([listeners[0].socket.getsockname()[1]]), flush=True)
+        await trio.to_thread.run_sync(sys.stdin.read)
+        nursery.cancel_scope.cancel()
+
+
+async def echo_round_trips(port: int, count: int) -> list[float]:
     frame = protocol.encode(protocol.Act(id="123", version=17, token="x" * 32,
                                          action=protocol.PlaceAction(hex=(1, -2))))
     out = []
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
-        framed = FramedStream(stream, protocol.ClientMessage, protocol.MAX_CLIENT_FRAME)
-        for _ in range(count):
-            start = time.perf_counter()
-            await framed.send_bytes(frame)
-            await framed.receive()
-            out.append(time.perf_counter() - start)
-        nursery.cancel_scope.cancel()
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    framed = FramedStream(stream, protocol.ClientMessage, protocol.MAX_CLIENT_FRAME)
+    for _ in range(count):
+        start = time.perf_counter()
+        await framed.send_bytes(frame)
+        await framed.receive()
+        out.append(time.perf_counter() - start)
+    await stream.aclose()
     return out
 
 
-async def action_round_trips(count: int) -> list[float]:
+async def action_round_trips(ports: list[int], count: int) -> list[float]:
     samples: list[float] = []
     rng = random.Random(1)
-    seed = 0
-    while len(samples) < count:
-        seed += 1
-        host = Host(ServerConfig(settings=protocol.Settings(players=2), seed=seed))
-        async with trio.open_nursery() as nursery:
-            port = await nursery.start(host.run)
-            async with trio.open_nursery() as players:
-                for name in ("a", "b"):
-                    players.start_soon(BotClient(port, name, (0, 0), rng, samples).run)
-            nursery.cancel_scope.cancel()
-    return samples
+    for port in ports:
+        async with trio.open_nursery() as players:
+            for name in ("a", "b"):
+                players.start_soon(BotClient(port, name, (0, 0), rng, samples).run)
+        if len(samples) >= count:
+            break
+    return samples[:count]
+
+
+class Subprocess:
+    """This script in another process, in one of its server modes; ``ports`` once it listens."""
+
+    def __init__(self, mode: str, tables: int, players: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, mode, str(tables), str(players)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.ports = json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(30)
 
 
 def round_trip(count: int) -> None:
-    echo = trio.run(echo_round_trips, count)
-    action = trio.run(action_round_trips, count)
+    echo_host = Subprocess("--echo-process", 1, 0)
+    try:
+        echo = trio.run(echo_round_trips, echo_host.ports[0], count)
+    finally:
+        echo_host.close()
+    host = Subprocess("--host-process", count // 20 + 5, 2)
+    try:
+        action = trio.run(action_round_trips, host.ports, count)
+    finally:
+        host.close()
     e50, a50 = statistics.median(echo), statistics.median(action)
-    print(f"round trip over 127.0.0.1, {count} samples each (one process, host and clients):")
-    print(f"  plain trio TCP echo of an act frame (client decodes it): p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
-    print(f"  act -> played (host checks, applies, broadcasts to 2 seats):"
+    print(f"round trip over 127.0.0.1, {count} samples each (server in its own process):")
+    print(f"  plain trio TCP echo of an act frame: p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
+    print(f"  act -> played (host checks, applies, broadcasts to 2 seats, acks):"
           f" p50 {ms(a50)}  p99 {ms(percentile(action, 99))}")
     print(f"  p50 ratio act/echo: {a50 / e50:.2f}x (target <= 2x)")
 
@@ -172,10 +195,11 @@ def round_trip(count: int) -> None:
 # -- 2. capacity -------------------------------------------------------------------------------
 
 
-async def host_process(tables: int) -> None:
-    """Hold ``tables`` 4-seat tables; print their ports; run until stdin closes."""
+async def host_process(tables: int, players: int) -> None:
+    """Hold ``tables`` tables of ``players`` seats; print their ports; run until stdin closes."""
     async with trio.open_nursery() as nursery:
-        hosts = [Host(ServerConfig(settings=protocol.Settings(players=4), seed=i)) for i in range(tables)]
+        hosts = [Host(ServerConfig(settings=protocol.Settings(players=players), seed=i))
+                 for i in range(tables)]
         ports = [await nursery.start(host.run) for host in hosts]
         while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
@@ -216,16 +240,13 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9} {'host CPU':>8}")
     best = 0
     for n in counts:
-        proc = subprocess.Popen([sys.executable, __file__, "--host-process", str(n)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        host = Subprocess("--host-process", n, 4)
         try:
-            ports = json.loads(proc.stdout.readline())
-            cpu0 = cpu_seconds(proc.pid)
-            result = trio.run(load, ports, warmup, window)
-            cpu = (cpu_seconds(proc.pid) - cpu0) / (result["elapsed"] + warmup + n * 4 * 0.002)
+            cpu0 = cpu_seconds(host.proc.pid)
+            result = trio.run(load, host.ports, warmup, window)
+            cpu = (cpu_seconds(host.proc.pid) - cpu0) / (result["elapsed"] + warmup + n * 4 * 0.002)
         finally:
-            proc.stdin.close()
-            proc.wait(30)
+            host.close()
         s = result["samples"]
         p99 = percentile(s, 99) if s else float("inf")
         print(f"  {n:>6} {4 * n:>7} {len(s) / result['elapsed']:>9.0f} {ms(statistics.median(s)):>9} "
@@ -239,10 +260,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tables", type=int, nargs="+")
-    parser.add_argument("--host-process", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--host-process", type=int, nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--echo-process", type=int, nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.host_process:
-        trio.run(host_process, args.host_process)
+    if args.host_process or args.echo_process:
+        trio.run(host_process if args.host_process else echo_server,
+                 *(args.host_process or args.echo_process))
         return
     round_trip(500 if args.quick else 3000)
     counts = args.tables or ([50, 200] if args.quick else [100, 250, 500, 750])

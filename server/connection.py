@@ -106,12 +106,19 @@ class Connection:
             log.debug("%s closed", self.label)
 
     async def _writer(self) -> None:
+        """Send queued frames in order, what is queued together in one write, until ``None``."""
         async for frame in self._queue_out:
-            if frame is None:
-                break
+            frames = [frame]
+            while frames[-1] is not None:
+                try:
+                    frames.append(self._queue_out.receive_nowait())
+                except trio.WouldBlock:
+                    break
             try:
-                await self.framed.send_bytes(frame)
+                await self.framed.send_bytes(b"".join(f for f in frames if f is not None))
             except ProtocolError:
+                break
+            if frames[-1] is None:
                 break
         self._scope.cancel()
 

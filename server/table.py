@@ -118,6 +118,7 @@ class Table:
         self._choosers: dict[str, Chooser] = {}
         self._standins: set[str] = set()
         self._turn_started: float | None = None
+        self._driver_due: float | None = None
         self._wake = trio.Event()
         self._save_needed = trio.Event()
         self._saved = trio.Event()
@@ -400,7 +401,8 @@ class Table:
             log.info("game over: %s", events[-1].get("winners"))
             self._broadcast_lobby()
         self._save_needed.set()
-        self._wake.set()
+        if self._driver_due is not None or self._bot_due() is not None:
+            self._wake.set()  # the driver has a deadline to move, or a bot to run
         return self.version
 
     def _append(self, event: Started | Played) -> None:
@@ -459,7 +461,7 @@ class Table:
             if self.phase == "lobby" and not self.map_ready:
                 await self._prepare_map()
                 continue
-            due = self._bot_due()
+            due = self._driver_due = self._bot_due()
             if due is None:
                 await self._wake.wait()
             elif due > trio.current_time():
