@@ -59,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     path = Path(args.record or Path(tempfile.gettempdir()) / f"waddle-demo-{seed}.json")
     pace = 0.0 if args.json else args.pace
-    show = (lambda text: None) if args.json else (lambda text: print(text, flush=True))
-    game, names = trio.run(play_demo, kinds, seed, args.seconds, pace, show)
+    game, names = trio.run(play_demo, kinds, seed, args.seconds, pace, not args.json)
     save_record(path, to_record(game, seed=seed))
     if args.json:
         from client.commands.replay import result_json
@@ -71,8 +70,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, show):
-    """Host a table on 127.0.0.1, play it with one bot client per kind.
+async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, verbose: bool):
+    """Host a table on 127.0.0.1, play it with one bot client per kind (``verbose``:
+    print the address and every move as it happens).
 
     Returns ``(game, names)``: the host's finished game and each colour's seat name.
 
@@ -105,10 +105,12 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, sh
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
-        show(f"waddle demo: {len(kinds)} bots on 127.0.0.1:{port}, seed {seed}")
+        if verbose:
+            print(f"waddle demo: {len(kinds)} bots on 127.0.0.1:{port}, seed {seed}", flush=True)
         async with trio.open_nursery() as players:
             await players.start(seat, 0, kinds[0])
-            players.start_soon(print_moves, clients[0])
+            if verbose:
+                players.start_soon(print_moves, clients[0])
             for i, kind in enumerate(kinds[1:], 1):
                 await players.start(seat, i, kind)
         game = host.table.match.position()

@@ -1,0 +1,119 @@
+"""``waddle demo`` and ``waddle bot``: complete games over loopback, output that agrees with
+the saved record, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import socket
+import threading
+from contextlib import contextmanager
+
+import trio
+
+from client.botplay import play
+from client.cli import main
+from client.core import connect
+from protocol import Settings, StandardMap
+from server import Host, ServerConfig
+from waddle.bots import make_bot
+from waddle.record import load_record
+from waddle.render import render_game
+
+
+def test_demo_json_agrees_with_replaying_the_saved_record(tmp_path, capsys):
+    path = tmp_path / "demo.json"
+    assert main(["demo", "--players", "3", "--seed", "4", "--json", "--record", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    game = load_record(path)
+    result = game.result()
+    assert out["record"] == str(path)
+    assert out["finished"] is True and game.is_over
+    assert out["scores"] == {p: s.to_dict() for p, s in result.scores.items()}
+    assert out["winners"] == list(result.winners)
+    assert len(out["halves"]) == 1
+
+
+def test_demo_prints_moves_the_final_board_scores_and_the_record(tmp_path, capsys):
+    path = tmp_path / "demo.json"
+    assert main(["demo", "--players", "2", "--seed", "1", "--pace", "0", "--bots", "greedy",
+                 "random", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    game = load_record(path)
+    assert render_game(game) in out
+    assert f"record saved to {path}" in out
+    moves = [line for line in out.splitlines() if re.match(r"\s*\d+\s+(red|blue)\s", line)]
+    assert len(moves) == len(game)
+    for line, (player, action) in zip(moves, game.moves):
+        assert player in line and str(action) in line
+    for player, score in game.result().scores.items():
+        assert re.search(rf"{player} \(.*\)\s+{score.waddles}\s+{score.pools}\s+{score.total}$",
+                         out, re.M)
+
+
+def test_demo_bad_bots_is_one_line(capsys):
+    assert main(["demo", "--bots", "clever"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown bot 'clever'" in err
+    assert main(["demo", "--players", "2", "--bots", "random", "random", "greedy"]) == 2
+    assert "3 bots for 2 players" in capsys.readouterr().err
+
+
+@contextmanager
+def host_in_thread(config: ServerConfig, also=None):
+    """Run a host (and ``also(port)``, a coroutine function) in a trio run on another
+    thread; yield ``(host, port)``."""
+    ports: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    host = Host(config)
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            if also is not None:
+                nursery.start_soon(also, port)
+            ports.put(port)
+            while not stop.is_set():
+                await trio.sleep(0.01)
+            nursery.cancel_scope.cancel()
+
+    thread = threading.Thread(target=trio.run, args=(serve,))
+    thread.start()
+    try:
+        yield host, ports.get(timeout=10)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
+async def other_player(port: int) -> None:
+    async with connect("127.0.0.1", port, name="Other") as client:
+        await play(client, make_bot("random", 1))
+
+
+def test_bot_command_plays_a_seat_to_the_end(capsys):
+    settings = Settings(players=2, map=StandardMap(seed=2))
+    config = ServerConfig(port=0, settings=settings, seed=2)
+    with host_in_thread(config, other_player) as (host, port):
+        assert main(["bot", f"127.0.0.1:{port}", "--name", "Robo", "--strategy", "greedy",
+                     "--seed", "3"]) == 0
+        game = host.table.match.position()
+    out = capsys.readouterr().out
+    assert game.is_over
+    assert re.search(r"seated as \w+ \(Robo\)", out)
+    for player, score in game.result().scores.items():
+        assert re.search(rf"{player} \(.*\)\s+{score.waddles}\s+{score.pools}\s+{score.total}$",
+                         out, re.M)
+
+
+def test_bot_command_errors_are_one_line(capsys):
+    assert main(["bot", "nowhere", "--strategy", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "expected HOST:PORT" in err
+    with socket.socket() as probe:                 # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["bot", f"127.0.0.1:{port}", "--strategy", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot connect to 127.0.0.1:{port}" in err
