@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
     parser.add_argument("--seconds", type=float, default=0.5,
                         help="search bot's time budget per move, seconds (default 0.5)")
+    parser.add_argument("--start", action="store_true",
+                        help="as the table's owner, start the game at once (the host's bots "
+                             "fill the empty seats)")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
 
 
@@ -53,10 +56,13 @@ async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"seated as {state.colour} ({state.name}); to reclaim this seat: "
                       f"--token {client.token}", flush=True)
+            if args.start:
+                await client.start()
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
                     nursery.start_soon(print_moves, client)
-                await play(client, bot, on_rejected=lambda exc: print(f"rejected: {exc}"))
+                await play(client, bot, ready=not args.start,
+                           on_rejected=lambda exc: print(f"rejected: {exc}"))
                 nursery.cancel_scope.cancel()
             print("\n".join(score_lines(state.game, state.seat_name)))
     except ClientError as exc:

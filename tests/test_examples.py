@@ -1,0 +1,78 @@
+"""The example bots play whole games against an in-process host on 127.0.0.1 (port 0),
+the standard-library bot imports nothing but the standard library, and the tournament
+script ranks the bots."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+
+import trio
+
+from protocol import Settings, StandardMap
+from server import ServerConfig
+from test_cli_demo import host_in_thread, other_player
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def two_seats(seed: int) -> ServerConfig:
+    return ServerConfig(port=0, settings=Settings(players=2, map=StandardMap(seed=seed)), seed=seed)
+
+
+def test_stdlib_bot_imports_only_the_standard_library():
+    tree = ast.parse((EXAMPLES / "stdlib_bot.py").read_text(encoding="utf-8"))
+    roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+             for alias in node.names}
+    roots |= {node.module.split(".")[0] for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.module}
+    assert roots and roots <= set(sys.stdlib_module_names)
+
+
+def test_stdlib_bot_plays_a_whole_game():
+    stdlib_bot = load("stdlib_bot")
+    with host_in_thread(two_seats(6), other_player) as (host, port):
+        ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
+        game = host.table.match.position()
+    result = game.result()
+    assert game.is_over
+    assert ended["scores"] == {p: s.to_dict() for p, s in result.scores.items()}
+    assert ended["winners"] == list(result.winners)
+    stdlib_seat = next(s.colour for s in host.table.seats if s.name == "Stdlib")
+    assert any(player == stdlib_seat for player, _ in game.moves)
+
+
+def test_stdlib_bot_refuses_a_bad_address(capsys):
+    stdlib_bot = load("stdlib_bot")
+    assert stdlib_bot.main(["127.0.0.1:notaport"]) == 2
+    assert capsys.readouterr().err.startswith("stdlib_bot: ")
+
+
+def test_simple_bot_plays_a_whole_game(capsys):
+    simple_bot = load("simple_bot")
+    with host_in_thread(two_seats(7), other_player) as (host, port):
+        trio.run(simple_bot.main, "127.0.0.1", port, "Simple")
+        game = host.table.match.position()
+    assert game.is_over
+    assert capsys.readouterr().out.strip() == str(dict(zip(game.players, game.live_totals())))
+
+
+def test_tournament_greedy_beats_random_and_the_table_lists_every_bot(capsys):
+    tournament = load("tournament")
+    standings = tournament.run_tournament(["greedy", "random"], games=4, seed=1)
+    greedy, random_ = standings
+    assert [len(s.scores) for s in standings] == [4, 4]
+    assert greedy.wins >= 3 and sum(greedy.scores) > sum(random_.scores)
+    assert all(g - r == m for g, r, m in zip(greedy.scores, random_.scores, greedy.margins))
+    assert tournament.main(["--bots", "greedy", "random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy#1" in out and "random#2" in out and "2 games, 2 players" in out
