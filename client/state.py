@@ -65,7 +65,7 @@ class TableState:
         settings: the table's :class:`protocol.Settings` (``None`` before the first lobby).
         seats: the seats, in turn order (:class:`protocol.SeatInfo`).
         owner: the colour of the seat that may configure and start, or ``None``.
-        colour, name: this client's seat and name once seated (``None`` otherwise).
+        colour, name: this client's seat and (cleaned) name once seated (``None`` otherwise).
         spectator: whether this client watches.
         game: the local replica of the game (``None`` in the lobby).
         version: the last event version applied (0 in the lobby).
@@ -145,7 +145,7 @@ class TableState:
         """
         match message:
             case Seated():
-                self.colour, self.name, self.spectator = message.colour, message.name, False
+                self.colour, self.name, self.spectator = message.colour, clean(message.name), False
             case Watching():
                 self.colour, self.spectator = None, True
             case Lobby():

@@ -11,6 +11,7 @@ from trio.testing import MockClock
 
 import protocol
 from client import ActionRejected, ClientError, Status, connect
+from client.address import parse_address
 from client.backoff import Backoff
 from protocol import FramedStream, Lobby, Settings
 from protocol.actions import from_engine
@@ -338,3 +339,52 @@ async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(patient_
                 assert again.state.version >= version
                 assert again.state.game.moves[:1] == first.state.game.moves[:1]
             nursery.cancel_scope.cancel()
+
+
+async def test_a_spectator_follows_the_game_to_the_end_and_cannot_act(patient_clock, fingerprint):
+    settings = Settings(players=2, bots=["greedy"])
+    host = Host(ServerConfig(port=0, settings=settings, map=TWO_ISLES, seed=2))
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            async with connect("127.0.0.1", port, name="Ada") as ada, \
+                    connect("127.0.0.1", port, name="Eve", watch=True) as eve:
+                assert eve.state.spectator and eve.state.colour is None
+                await ada.start()
+                while not ada.state.finished:
+                    await ada.wait_for(lambda s: s.my_turn or s.finished)
+                    if ada.state.my_turn:
+                        await ada.act(ada.state.legal_actions()[-1])
+                await eve.wait_for(lambda s: s.finished)
+                with pytest.raises(ClientError, match="no seat"):
+                    await eve.act(parse_action("scout"))
+            nursery.cancel_scope.cancel()
+    assert fingerprint(eve.state.game) == fingerprint(host.table.match.position())
+    assert eve.state.phase == "finished" and not eve.state.legal_actions()
+
+
+def test_backoff_doubles_with_jitter_up_to_the_cap_and_resets():
+    backoff = Backoff(first=0.5, factor=2, cap=4, seed=3)
+    delays = [backoff.next() for _ in range(6)]
+    for delay, bound in zip(delays, [0.5, 1, 2, 4, 4, 4]):
+        assert bound / 2 <= delay <= bound
+    assert len(set(delays)) == len(delays)              # jittered, not in step
+    assert [Backoff(seed=3).next() for _ in range(2)] == [Backoff(seed=3).next()] * 2
+    backoff.reset()
+    assert 0.25 <= backoff.next() <= 0.5
+    with pytest.raises(ValueError):
+        Backoff(first=2, cap=1)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("127.0.0.1:7777", ("127.0.0.1", 7777)), ("localhost:1", ("localhost", 1)),
+    ("[::1]:80", ("::1", 80)), (" 127.0.0.1:65535 ", ("127.0.0.1", 65535)),
+])
+def test_parse_address(text, expected):
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["127.0.0.1", ":7777", "host:0", "host:70000", "host:x", "::1:80"])
+def test_parse_address_refuses(text):
+    with pytest.raises(ValueError, match="HOST:PORT|port"):
+        parse_address(text)
