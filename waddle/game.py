@@ -151,9 +151,8 @@ class Game:
         if self._pos < 0:
             return ()
         track = self._tracks[self._at]
-        return self._t.legal_actions(
-            self._shore & ~self._occupied, self._doubles_left[track[0]] > 0, len(track) > 1
-        )
+        key = (self._shore & ~self._occupied, self._doubles_left[track[0]] > 0, len(track) > 1)
+        return self._t.legal.get(key) or self._t.legal_actions(*key)
 
     def check(self, action: Action) -> None:
         """Raise if ``action`` is illegal now; do nothing if it is legal.
@@ -180,7 +179,7 @@ class Game:
             raise IllegalActionError(f"hex {where} is not on the map")
         if terrain == "water":
             raise IllegalActionError(f"hex {where} is water: penguins go on ice hexes only")
-        bit = 1 << self._t.index[action.hex]
+        bit = self._t.bits[action.hex]
         if self._occupied & bit:
             raise IllegalActionError(f"ice hex {where} already holds a penguin")
         if not self._shore & bit:
@@ -244,14 +243,14 @@ class Game:
             tracks[1 - at] += (player,)
             self._scouted = True
             return
-        bit = 1 << self._t.index[action.hex]
+        bit = self._t.bits[action.hex]
         self._pieces[player] |= bit
-        self._occupied |= bit
+        self._occupied = occupied = self._occupied | bit
         if action.double:
             self._doubles |= bit
             self._doubles_left[player] -= 1
         tracks[at] = track[1:] + (player,)
-        if not self._shore & ~self._occupied:
+        if not self._shore & ~occupied:
             self._end_round()
 
     def _end_round(self) -> None:
@@ -291,7 +290,7 @@ class Game:
         self._shore = self._t.shore[self._t.orders[half][pos]]
         if action.__class__ is Place:
             player = (t0, t1)[at][0]
-            bit = 1 << self._t.index[action.hex]
+            bit = self._t.bits[action.hex]
             self._pieces[player] &= ~bit
             self._occupied &= ~bit
             if action.double:

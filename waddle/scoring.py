@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from waddle.hexgrid import Hex
@@ -108,12 +109,19 @@ def _groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]
         yield group, group.bit_count() + (group & doubles).bit_count()
 
 
-def _awards(shore: int, fish: tuple[int, ...], pieces: Sequence[int], doubles: int
+def weighted(tables: Tables, pieces: Sequence[int], doubles: int) -> list[int]:
+    """Each player's tokens as one bitset that counts a double twice: every token in
+    bits ``0 .. n-1`` (``n`` ice hexes), the doubles again in bits ``n .. 2n-1``."""
+    n = len(tables.ice)
+    return [p | (p & doubles) << n for p in pieces]
+
+
+def _awards(mask: int, fish: tuple[int, ...], tokens: Sequence[int]
             ) -> tuple[list[int], list[tuple[int, ...]]]:
-    """Strength of each player at one pool and the fish each wins (RULES.md pools)."""
-    shore_doubles = shore & doubles
-    strengths = [(p & shore).bit_count() + (p & shore_doubles).bit_count() for p in pieces]
-    if len(pieces) == 2:
+    """Strength of each player at one pool (its ``mask`` from ``Tables.pools``; the
+    players' :func:`weighted` ``tokens``) and the fish each wins (RULES.md pools)."""
+    strengths = [(w & mask).bit_count() for w in tokens]
+    if len(strengths) == 2:
         best = max(strengths)
         return strengths, [fish if best and s == best else () for s in strengths]
     ranks = sorted({s for s in strengths if s}, reverse=True)
@@ -122,13 +130,20 @@ def _awards(shore: int, fish: tuple[int, ...], pieces: Sequence[int], doubles: i
     ]
 
 
+@cache
+def _points_by_size(cap: int, ice: int) -> tuple[int, ...]:
+    """``waddle_points(size, cap)`` for every size a map with ``ice`` ice hexes allows."""
+    return tuple(waddle_points(size, cap) for size in range(2 * ice + 1))
+
+
 def totals(tables: Tables, pieces: Sequence[int], doubles: int) -> list[int]:
     """Each player's total VP on this board, in seat order (the fast path for bots)."""
-    cap = waddle_cap(len(pieces))
-    out = [sum(waddle_points(size, cap) for _, size in _groups(tables, p, doubles)) for p in pieces]
-    for shore, fish in tables.pools:
+    points = _points_by_size(waddle_cap(len(pieces)), len(tables.ice))
+    out = [sum(points[size] for _, size in _groups(tables, p, doubles)) for p in pieces]
+    tokens = weighted(tables, pieces, doubles)
+    for mask, fish in tables.pools:
         if fish:
-            for i, won in enumerate(_awards(shore, fish, pieces, doubles)[1]):
+            for i, won in enumerate(_awards(mask, fish, tokens)[1]):
                 out[i] += sum(won)
     return out
 
@@ -144,8 +159,9 @@ def score_sheet(tables: Tables, players: Sequence[str], pieces: Sequence[int], d
             points = waddle_points(size, cap)
             waddles.append(Waddle(player, tuple(tables.hexes(group)), size, points))
             waddle_vp[player] += points
-    for pool, (shore, fish) in zip(tables.pool_hexes, tables.pools):
-        strengths, won = _awards(shore, fish, pieces, doubles)
+    tokens = weighted(tables, pieces, doubles)
+    for pool, (mask, fish) in zip(tables.pool_hexes, tables.pools):
+        strengths, won = _awards(mask, fish, tokens)
         for player, values in zip(players, won):
             pool_vp[player] += sum(values)
         pools.append(PoolResult(pool, fish, dict(zip(players, strengths)), dict(zip(players, won))))

@@ -18,26 +18,33 @@ class Tables:
     Attributes:
         ice: the ice hexes by index.
         index: ice hex -> index.
+        bits: ice hex -> its bit, ``1 << index``.
         ice_neighbours: per ice index, the bitset of its ice neighbours.
         shore: per water hex, the bitset of its ice neighbours.
         orders: the numbered water hexes that have ice neighbours, lowest number
             first (``orders[0]``) and highest first (``orders[1]``, the second half of
             a mirror match).
-        pools: per fishing pool, ``(shore bitset, fish highest first)``.
+        pools: per fishing pool, ``(strength mask, fish highest first)``: the mask is
+            the pool's shore bitset in bits ``0 .. n-1`` and again in bits ``n .. 2n-1``,
+            to count a player's doubles twice in one popcount (``scoring.weighted``).
         pool_hexes: per fishing pool, its water hexes in ``(q, r)`` order.
         places: per ice index, ``(Place single, Place double)``.
+        legal: the cache of :meth:`legal_actions`, by its arguments.
     """
 
-    __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "pools", "places", "legal", "pool_hexes")
+    __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "pools", "places", "legal", "pool_hexes",
+                 "bits")
 
     def __init__(self, map: Map) -> None:
         self.ice: tuple[Hex, ...] = tuple(sorted(map.ice))
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.ice)}
+        self.bits: dict[Hex, int] = {h: 1 << i for i, h in enumerate(self.ice)}
         self.ice_neighbours = tuple(self.mask(neighbours(h)) for h in self.ice)
         self.shore: dict[Hex, int] = {h: self.mask(neighbours(h)) for h in map.water}
         up = tuple(h for h in map.numbered if self.shore[h])
         self.orders = (up, up[::-1])
-        self.pools = tuple((self.mask(p.shore), p.fish) for p in map.pools)
+        n = len(self.ice)
+        self.pools = tuple((self.mask(p.shore) * (1 + (1 << n)), p.fish) for p in map.pools)
         self.pool_hexes = tuple(tuple(sorted(p.hexes)) for p in map.pools)
         self.places = tuple((Place(h, False), Place(h, True)) for h in self.ice)
         self.legal: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
