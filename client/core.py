@@ -266,7 +266,7 @@ class Client:
             if isinstance(message, Seated):
                 self.token = message.token
             seated = seated or isinstance(message, (Seated, Watching))
-            await self._handle(framed, message)
+            self._handle(message)
             if seated and isinstance(message, (Lobby, Snapshot)):
                 return
 
@@ -285,9 +285,9 @@ class Client:
                 raise _Reconnect(f"no word from the host for {self.dead_after:g} s")
             if isinstance(message, Closing):
                 self._closing(message)
-            await self._handle(framed, message)
+            self._handle(message)
 
-    async def _handle(self, framed: FramedStream, message) -> None:
+    def _handle(self, message) -> None:
         if isinstance(message, Ping):
             self._queue(Pong(nonce=message.nonce))
             return
