@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import json
 import os
 import random
@@ -34,6 +35,10 @@ from protocol.actions import from_engine, to_engine  # noqa: E402
 from protocol.framing import FramedStream, ProtocolError  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
 from waddle.record import from_record  # noqa: E402
+
+
+#: ``gc.freeze()`` once the tables are set up (host) and connected (clients): ``--freeze``.
+FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -168,9 +173,12 @@ class Subprocess:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.ports = json.loads(self.proc.stdout.readline())
 
-    def close(self) -> None:
+    def close(self) -> dict:
+        """Stop the process; what it printed on the way out (its loop lag), if anything."""
         self.proc.stdin.close()
+        out = self.proc.stdout.read()
         self.proc.wait(30)
+        return json.loads(out) if out.strip() else {}
 
 
 def round_trip(count: int) -> None:
@@ -203,9 +211,29 @@ async def host_process(tables: int, players: int) -> None:
         ports = [await nursery.start(host.run) for host in hosts]
         while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
+        if FREEZE:
+            gc.freeze()  # what is set up now lives on: keep it out of the GC's full collections
+            nursery.start_soon(freeze_later, tables * 4 * 0.002 + 2)
         print(json.dumps(ports), flush=True)
+        lags: list[float] = []
+        nursery.start_soon(loop_lag, lags)
         await trio.to_thread.run_sync(sys.stdin.read)
+        print(json.dumps({"lag_p99": percentile(lags, 99), "lag_max": max(lags)}), flush=True)
         nursery.cancel_scope.cancel()
+
+
+async def freeze_later(seconds: float) -> None:
+    """Freeze again once the clients are connected and the games started."""
+    await trio.sleep(seconds)
+    gc.freeze()
+
+
+async def loop_lag(lags: list[float], every: float = 0.01) -> None:
+    """Record how late the event loop wakes a task that sleeps ``every`` seconds."""
+    while True:
+        start = time.perf_counter()
+        await trio.sleep(every)
+        lags.append(time.perf_counter() - start - every)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -224,20 +252,27 @@ async def load(ports: list[int], warmup: float, window: float) -> dict:
             nursery.start_soon(client.run)
             await trio.sleep(0.002)  # connect gradually
         await trio.sleep(warmup)
+        if FREEZE:
+            gc.freeze()
         del samples[:]
-        started = time.perf_counter()
+        lags: list[float] = []
+        nursery.start_soon(loop_lag, lags)
+        started, cpu = time.perf_counter(), sum(os.times()[:2])
         await trio.sleep(window)
         measured = list(samples)
         elapsed = time.perf_counter() - started
+        cpu = (sum(os.times()[:2]) - cpu) / elapsed
         nursery.cancel_scope.cancel()
-    return {"samples": measured, "elapsed": elapsed,
+    return {"samples": measured, "elapsed": elapsed, "cpu": cpu, "lag_p99": percentile(lags, 99),
+            "lag_max": max(lags),
             "playing": sum(1 for c in clients if c.game is not None) // 4}
 
 
 def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"\nconcurrent 4-bot games (host in its own process; 4 TCP bot clients per table in "
           f"this process; think 0.25-0.75 s; window {window:g} s after {warmup:g} s warm-up):")
-    print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9} {'host CPU':>8}")
+    print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9}"
+          f" {'host CPU':>8} {'host lag p99':>12} {'clients CPU':>11} {'clients lag p99':>15}")
     best = 0
     for n in counts:
         host = Subprocess("--host-process", n, 4)
@@ -246,11 +281,15 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
             result = trio.run(load, host.ports, warmup, window)
             cpu = (cpu_seconds(host.proc.pid) - cpu0) / (result["elapsed"] + warmup + n * 4 * 0.002)
         finally:
-            host.close()
+            lag = host.close()
         s = result["samples"]
         p99 = percentile(s, 99) if s else float("inf")
         print(f"  {n:>6} {4 * n:>7} {len(s) / result['elapsed']:>9.0f} {ms(statistics.median(s)):>9} "
-              f"{ms(p99):>9} {ms(max(s)):>9} {cpu:>7.0%}  ({result['playing']} tables playing)")
+              f"{ms(p99):>9} {ms(max(s)):>9} {cpu:>8.0%} {ms(lag.get('lag_p99', 0)):>12} "
+              f"{result['cpu']:>11.0%} {ms(result['lag_p99']):>15}")
+        print(f"         loop lag max: host {ms(lag.get('lag_max', 0))}, clients {ms(result['lag_max'])}")
+        if result["playing"] != n:
+            print(f"         only {result['playing']} of {n} tables were playing")
         if p99 < 0.050 and result["playing"] == n:
             best = n
     print(f"  largest measured count with p99 < 50 ms: {best} tables (target 500)")

@@ -11,6 +11,7 @@ connection can go on) or a fatal one (:class:`FrameTooLarge`, :class:`TruncatedF
 
 from __future__ import annotations
 
+import functools
 import struct
 from typing import Any
 
@@ -58,8 +59,9 @@ def encode(message: Any) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
+@functools.cache
 def decoder_for(kind: Any) -> msgspec.json.Decoder:
-    """A reusable JSON decoder for ``kind`` (:data:`ClientMessage` or :data:`ServerMessage`)."""
+    """The shared JSON decoder for ``kind`` (:data:`ClientMessage` or :data:`ServerMessage`)."""
     return msgspec.json.Decoder(kind)
 
 

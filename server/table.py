@@ -109,8 +109,7 @@ class Table:
         self.seats: list[Seat] = []
         self.peers: set[Peer] = set()
         self.match: Match | None = None
-        self.events: list[Started | Played] = []
-        self._frames: list[bytes] = []
+        self._frames: list[bytes] = []  # event v is _frames[v - 1], encoded once (and few objects for the GC)
         self._bot_kinds: list[str | None] = []
         self._map = map
         self._prepared: tuple[Settings, Map | None, int | None] | None = None
@@ -135,12 +134,14 @@ class Table:
     @property
     def version(self) -> int:
         """The event version: 0 in the lobby, 1 at the start, +1 per action."""
-        return len(self.events)
+        return len(self._frames)
 
     @property
     def owner(self) -> Seat | None:
-        """The seat that may configure and start: the longest-seated human."""
-        return next((s for s in self.seats if s.bot is None), None)
+        """The seat that may configure and start: the longest-seated connected player (or,
+        with nobody connected, the longest-seated player)."""
+        humans = [s for s in self.seats if s.bot is None]
+        return next((s for s in humans if s.peer is not None), humans[0] if humans else None)
 
     def lobby(self) -> Lobby:
         """The table as everybody sees it (no tokens)."""
@@ -407,7 +408,6 @@ class Table:
 
     def _append(self, event: Started | Played) -> None:
         frame = encode(event)
-        self.events.append(event)
         self._frames.append(frame)
         for peer in list(self.peers):
             peer.send_frame(frame)

@@ -153,3 +153,17 @@ async def test_host_api_file_map_and_bad_settings(tmp_path, autojump_clock):
             host.table.start()
             started = await ada.expect(protocol.Started)
     assert started.record["map"] == MAP2.to_dict()
+
+
+async def test_ownership_passes_to_a_connected_player_when_the_owner_drops(autojump_clock):
+    async with hosting(config(settings=protocol.Settings(players=3, bots=["random"]))) as (host, connect):
+        ada, bob = await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await bob.join("Bob")
+            await ada.stream.aclose()
+            await bob.until(lambda: bob.lobby.owner == "blue")
+            await bob.send(protocol.Start())
+            started = await bob.expect(protocol.Started)
+    assert started.record["players"] == ["red", "blue", "yellow"]
+    assert host.table.seats[0].name == "Ada"  # the seat stays, held for a reclaim

@@ -228,7 +228,7 @@ async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump
                 id = await back.act(back.game.legal_actions()[0])
                 ack = await back.reply(id)
                 assert isinstance(ack, protocol.Ack) and ack.version == before + 1
-                assert host.table.events[-1].bot is None
+                assert back.of(protocol.Played)[-1].bot is None
     assert first.player == "blue" and first.bot == "random"
     # not before the grace period; the bot thinks in a worker thread, during which the
     # autojump clock may skip to the next timer (a ping): allow one ping interval
