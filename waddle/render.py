@@ -9,7 +9,8 @@ by one per cell to the right. Cells::
     " RR "  a double              "~7  "  water hex number 7 ("~" alone: unnumbered water)
     "[7] "  the active hex
 
-Everything is ASCII and a pure function of its input, so the output is stable.
+Water numbers up to 99 keep the columns aligned. Everything is ASCII and a pure
+function of its input, so the output is stable.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def _cell(map: Map, hex: Hex, tokens: Mapping[Hex, tuple[str, bool]], active: He
 
 
 def render_pools(map: Map) -> str:
-    """One line per fishing pool: its numbered water hexes (``number@q,r``) and its fish."""
+    """One line per fishing pool: its water hexes (``number@q,r``, ``~@q,r`` if unnumbered)
+    and its fish, highest first."""
     lines = []
     for i, pool in enumerate(map.pools, 1):
         water = ", ".join(
