@@ -122,9 +122,10 @@ class Table:
         self._save_needed = trio.Event()
         self._saved = trio.Event()
         self._saved_version = 0
-        #: How a bot's choice is run: ``await think(chooser, game)``. By default in a worker
-        #: thread, so a slow search bot never blocks the host; tests may run it inline.
-        self.think = trio.to_thread.run_sync
+        #: How blocking work runs (a bot's choice, making a map, writing the save file):
+        #: ``await offload(function, *args)``. By default in a worker thread, so a slow
+        #: search bot or disk never blocks the host; tests may run it inline.
+        self.offload = trio.to_thread.run_sync
         self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
                           Configure: self._configure, Start: self._start, Ready: self._ready,
                           Say: self._say, Act: self._act}
@@ -450,7 +451,7 @@ class Table:
         """Make the map for the current settings in a worker thread while the lobby fills."""
         settings = self.settings
         try:
-            map, seed = await trio.to_thread.run_sync(make_map, settings, settings.players)
+            map, seed = await self.offload(make_map, settings, settings.players)
         except ValueError:
             map, seed = None, None  # start() tries again and reports the problem
         self._prepared = (settings, map, seed)
@@ -492,10 +493,10 @@ class Table:
         if chooser is None:
             chooser = self._choosers[seat.colour] = make_chooser(kind, self._rng.randrange(2**31))
         try:
-            action = await self.think(chooser, self.match.position())
+            action = await self.offload(chooser, self.match.position())
         except Exception:
             log.exception("bot %s failed for %s; a random bot plays instead", kind, seat.colour)
-            action = await self.think(make_chooser("random", None), self.match.position())
+            action = await self.offload(make_chooser("random", None), self.match.position())
         due = self._bot_due() if self.version == version else None
         if due is None or due > trio.current_time():
             return  # somebody acted, or the player came back, while the bot was thinking
@@ -531,7 +532,7 @@ class Table:
             self._save_needed = trio.Event()
             version, data = self.version, self.save_data()
             try:
-                await trio.to_thread.run_sync(save_record, self.save_path, data)
+                await self.offload(save_record, self.save_path, data)
             except OSError as exc:
                 log.error("cannot save the game to %s: %s", self.save_path, exc)
             self._saved_version = version

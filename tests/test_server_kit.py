@@ -160,21 +160,22 @@ def config(**kw: Any) -> ServerConfig:
     return ServerConfig(**kw)
 
 
-async def think_inline(chooser, game):
-    """Run a bot in the event loop: under the autojump clock a worker thread lets virtual time jump."""
-    return chooser(game)
+async def inline(function, *args):
+    """Run blocking work in the event loop: under the autojump clock, waiting for a worker
+    thread lets virtual time run away (every idle moment jumps to the next timer)."""
+    return function(*args)
 
 
 @asynccontextmanager
 async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
     """Yield ``(host, connect)`` with the table running; ``connect(lockstep=False)`` -> Client.
 
-    Over memory streams bots think inline (deterministic virtual time); over ``tcp`` (real
-    clock) in worker threads, as in production.
+    Over memory streams blocking work runs inline (deterministic virtual time); over ``tcp``
+    (real clock) in worker threads, as in production.
     """
     host = Host(cfg or config())
     if not tcp:
-        host.table.think = think_inline
+        host.table.offload = inline
     async with trio.open_nursery() as nursery:
         if tcp:
             port = await nursery.start(host.run)
