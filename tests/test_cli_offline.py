@@ -62,13 +62,14 @@ def test_map_bundled_by_name(capsys):
 def test_map_list(capsys):
     _, out, _ = run(capsys, "map", "--list")
     assert re.search(r"^islands: 2-4 players\. ", out, re.M)
+    assert re.search(r"^lagoon: 2-3 players\. ", out, re.M)
     assert re.search(r"^peninsulas: 3-5 players\. ", out, re.M)
 
 
 def test_unknown_bundled_map_is_one_line(capsys):
     status, out, err = run(capsys, "map", "--name", "atlantis")
     assert status == 2 and out == ""
-    assert err == "waddle map: no bundled map 'atlantis'; the bundled maps are: islands, peninsulas\n"
+    assert err == "waddle map: no bundled map 'atlantis'; the bundled maps are: islands, lagoon, peninsulas\n"
 
 
 def test_map_file_is_checked(tmp_path, capsys):

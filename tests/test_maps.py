@@ -9,7 +9,7 @@ import pytest
 
 from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
 from waddle.bundled import bundled_info
-from waddle.hexgrid import components
+from waddle.hexgrid import components, neighbours
 
 GOOD = """\
 name = "little bay"
@@ -156,6 +156,14 @@ def test_peninsulas_have_bays():
     bays = [(q, r) for q, r in {(q, r) for q in range(-20, 20) for r in range(-10, 10)} - hexes
             if any((q - k, r) in hexes for k in range(1, 3)) and any((q + k, r) in hexes for k in range(1, 3))]
     assert len(bays) >= 4
+
+
+def test_lagoon_has_gaps_in_its_reef():
+    """Gaps: hexes off the map that the map closes in on all six sides."""
+    hexes = bundled_map("lagoon").hexes
+    gaps = {n for h in hexes for n in neighbours(h) if n not in hexes
+            and all(m in hexes for m in neighbours(n))}
+    assert len(gaps) >= 2
 
 
 @pytest.mark.parametrize("name", bundled_maps())
