@@ -1,6 +1,6 @@
 """A Waddle bot on the client library, in about twenty lines.
 
-    python examples/simple_bot.py 127.0.0.1:7777 --name Simple
+    python examples/simple_bot.py 127.0.0.1:7777 --name Simple [--code CODE]
 
 It joins, says it is ready and, on each of its turns, plays the greedy bot's choice
 (``waddle.bots``); the client reconnects by itself if the link drops.
@@ -10,13 +10,13 @@ import argparse
 
 import trio
 
-from client import connect
+from client import ClientError, connect
 from waddle.bots import make_bot
 
 
-async def main(host: str, port: int, name: str) -> None:
+async def main(host: str, port: int, name: str, code: str | None = None) -> None:
     bot = make_bot("greedy", seed=1)
-    async with connect(host, port, name=name) as client:
+    async with connect(host, port, name=name, code=code) as client:
         await client.ready()
         async for _ in client.events():              # after every message from the host
             if client.state.finished:
@@ -30,6 +30,10 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("address", metavar="HOST:PORT")
     parser.add_argument("--name", default="simple bot")
+    parser.add_argument("--code", help="the table's join code")
     args = parser.parse_args()
     host, _, port = args.address.rpartition(":")
-    trio.run(main, host, int(port), args.name)
+    try:
+        trio.run(main, host, int(port), args.name, args.code)
+    except (ClientError, ValueError) as exc:
+        raise SystemExit(f"simple_bot: {exc}") from None

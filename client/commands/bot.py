@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategy", default="greedy", choices=STRATEGIES,
                         help="which built-in bot plays (default: greedy)")
     parser.add_argument("--code", help="the table's join code, if it has one")
-    parser.add_argument("--colour", help="preferred colour (red, blue, yellow, green, purple)")
+    parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
+                        help="preferred colour (default: the first free one)")
     parser.add_argument("--token", help="reclaim the seat with this token instead of joining")
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
     parser.add_argument("--seconds", type=float, default=0.5,
