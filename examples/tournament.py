@@ -106,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(standings))
     budget = " and ".join(b for b in (args.seconds and f"{args.seconds} s",
                                       args.iterations and f"{args.iterations} iterations") if b)
-    print(f"{args.games} games, {len(args.bots)} players, search budget {budget} per move, "
+    search = f", search budget {budget} per move" if "search" in args.bots else ""
+    print(f"{args.games} games, {len(args.bots)} players{search}, "
           f"{time.perf_counter() - start:.1f} s")
     return 0
 
