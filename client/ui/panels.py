@@ -231,6 +231,8 @@ def hints(state: TableState, ui: UIState) -> Fragments:
     common = "c chat  ? help  q quit"
     if state.phase == "finished":
         return [("class:dim", f" Tab next player's waddles  {common}")]
+    if state.phase == "connecting":
+        return [("class:dim", " connecting...  q quit")]
     if state.my_seat is None:
         return [("class:dim", f" watching  {common}")]
     if state.phase == "lobby":

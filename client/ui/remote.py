@@ -65,13 +65,19 @@ class RemoteSession:
         """Run the host (if any) and the client; stay until cancelled so the last screen stays up.
 
         Raises:
-            OSError: the first connection failed or the host refused this client.
+            OSError: the host could not listen, or the first connection failed or was
+                refused; one line saying why.
         """
+        host, port = self._where
         try:
             async with trio.open_nursery() as nursery:
-                host, port = self._where
                 if self._server is not None:
-                    port = await nursery.start(self._server.run)
+                    try:
+                        port = await nursery.start(self._server.run)
+                    except OSError as exc:
+                        config = self._server.config
+                        raise OSError(f"cannot host on {config.address}:{config.port}: "
+                                      f"{exc.strerror or exc}") from None
                     self.state.address = self.state.address.format(port=port)
                 self.client = Client(host, port, **self._options)
                 self.client.state.listeners.append(self._sync)
@@ -79,8 +85,8 @@ class RemoteSession:
                     nursery.start_soon(self._show_record)
                 await self.client.run()
                 await trio.sleep_forever()
-        except* ClientError as group:
-            raise OSError(str(group.exceptions[0])) from None
+        except* (OSError, ClientError) as group:
+            raise OSError(str(_first(group))) from None
 
     async def _show_record(self) -> None:
         """Once the host's game is over and saved, show where."""
@@ -143,3 +149,10 @@ class RemoteSession:
     def _notify(self) -> None:
         for listener in self._listeners:
             listener()
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The first exception in ``group`` that is not itself a group."""
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
