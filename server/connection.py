@@ -94,7 +94,6 @@ class Connection:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer)
                     if await self._handshake():
-                        nursery.start_soon(self._pinger)
                         await self._serve()
                     await trio.sleep(self.limits.flush_timeout)  # the writer ends it sooner
                     nursery.cancel_scope.cancel()
@@ -121,13 +120,6 @@ class Connection:
             if frames[-1] is None:
                 break
         self._scope.cancel()
-
-    async def _pinger(self) -> None:
-        nonce = 0
-        while True:
-            await trio.sleep(self.limits.ping_interval)
-            nonce += 1
-            self.send(Ping(nonce=nonce))
 
     async def _receive(self, timeout: float) -> Any:
         """The next message, ``None`` for a bad one (answered), or raise :class:`_End`."""
@@ -166,13 +158,21 @@ class Connection:
         return True
 
     async def _serve(self) -> None:
+        """Hand messages to the table; ping after ``ping_interval`` of silence, drop after ``idle_timeout``."""
+        heard, nonce = trio.current_time(), 0
         while not self._closing:
             try:
-                message = await self._receive(self.limits.idle_timeout)
+                message = await self._receive(min(self.limits.ping_interval,
+                                                  heard + self.limits.idle_timeout - trio.current_time()))
             except _Timeout:
-                return self.close("idle", f"nothing received for {self.limits.idle_timeout:g} seconds")
+                if trio.current_time() >= heard + self.limits.idle_timeout:
+                    return self.close("idle", f"nothing received for {self.limits.idle_timeout:g} seconds")
+                nonce += 1
+                self.send(Ping(nonce=nonce))
+                continue
             except _End:
                 return
+            heard = trio.current_time()
             if isinstance(message, Ping):
                 self.send(Pong(nonce=message.nonce))
             elif isinstance(message, Pong):
