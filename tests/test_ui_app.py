@@ -78,17 +78,20 @@ class Driver:
         self.input.send_text(data)
 
 
-def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None, **options):
-    """Run ``test(driver)`` against a table hosted in-process, then quit; return the session."""
-    settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
-                        realtime_score=True)
-    save = tmp / "game.json" if tmp else None
-    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2, save=save))
+def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None,
+         session=None, **options):
+    """Run ``test(driver)`` against a table hosted in-process (or over ``session``), then
+    quit; return the session."""
+    if session is None:
+        settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
+                            realtime_score=True)
+        save = tmp / "game.json" if tmp else None
+        server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2, save=save))
+        session = RemoteSession("127.0.0.1", 0, client_options={"name": name}, server=server,
+                                record_path=str(save) if save else None)
 
     async def main():
         with create_pipe_input() as inp:
-            session = RemoteSession("127.0.0.1", 0, client_options={"name": name}, server=server,
-                                    record_path=str(save) if save else None)
             driver = Driver(session, inp, Screen(columns, rows), **options)
             task = driver.task = asyncio.create_task(run_app(driver.app))
             try:
@@ -101,6 +104,17 @@ def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, t
         return session
 
     return asyncio.run(main())
+
+
+def command_session(monkeypatch, argv):
+    """The session ``waddle ARGV`` would show in the UI (the UI itself is not run)."""
+    from client.cli import main
+    from client.ui import options
+
+    sessions = []
+    monkeypatch.setattr(options, "run_ui", lambda session, args: sessions.append(session) or 0)
+    assert main(argv) == 0
+    return sessions[0]
 
 
 async def start(driver):
@@ -295,3 +309,32 @@ def test_no_color_turns_colour_off_and_the_plain_style_has_no_colours(monkeypatc
     rules = " ".join(style for _, style in make_style(False).style_rules)
     assert "#" not in rules and "bg:" not in rules
     assert "bg:" in " ".join(style for _, style in make_style(True).style_rules)
+
+
+def test_waddle_host_shows_the_join_line_with_its_port_and_code(monkeypatch, tmp_path):
+    session = command_session(monkeypatch, [
+        "host", "--port", "0", "--players", "3", "--bots", "random", "--code", "penguin",
+        "--name", "Ann", "--save", str(tmp_path / "game.json")])
+
+    async def test(d):
+        port = session._server.port
+        await d.shows(f"waddle join 127.0.0.1:{port} --code penguin", "Ann (you)")
+        assert d.state.is_owner
+        await start(d)
+        assert [s.bot for s in d.state.seats] == [None, "random", "random"]
+
+    play(test, session=session)
+
+
+def test_waddle_play_seats_you_against_the_bots_asked_for(monkeypatch, tmp_path):
+    session = command_session(monkeypatch, [
+        "play", "--bots", "2", "--strategy", "greedy", "--seed", "3", "--pace", "0",
+        "--name", "Zed", "--record", str(tmp_path / "game.json")])
+
+    async def test(d):
+        await d.shows("Zed (you)", "greedy bot at the start")
+        await start(d)
+        assert [s.bot for s in d.state.seats] == [None, "greedy", "greedy"]
+        assert d.state.settings.realtime_score
+
+    play(test, session=session)
