@@ -198,6 +198,18 @@ class Client:
         """Stop the client (its :meth:`run` returns); pending actions fail with :class:`ClientError`."""
         self._cancel.cancel()
 
+    async def aclose(self, timeout: float = 1.0) -> None:
+        """Leave politely if connected (``leave``: a lobby seat is freed, a game seat held),
+        wait up to ``timeout`` seconds for the host's goodbye, then :meth:`close`."""
+        if self._framed is not None and self.send_nowait(Leave()):
+            self.reconnect = False
+            with trio.move_on_after(timeout):
+                try:
+                    await self.wait_for(lambda state: state.status is Status.CLOSED)
+                except ClientError:
+                    pass
+        self.close()
+
     def _finish(self, reason: str) -> None:
         self._framed = None
         for pending in self._pending.values():
@@ -430,11 +442,6 @@ class Client:
         """Change the table's settings (the owner, in the lobby)."""
         self._send_or_raise(Configure(settings=settings))
 
-    async def leave(self) -> None:
-        """Leave the table politely; the client closes when the host says goodbye."""
-        self.reconnect = False
-        self._send_or_raise(Leave())
-
     def _send_or_raise(self, message) -> None:
         if not self.send_nowait(message):
             raise ClientError(self.last_error)
@@ -442,7 +449,7 @@ class Client:
     # -- for a UI: never blocks -----------------------------------------------------------
 
     def send_nowait(self, message) -> bool:
-        """Queue any client message (``Say``, ``Ready``, ``Start``, ``Configure``, ``Leave``).
+        """Queue any client message (``Say``, ``Ready``, ``Start``, ``Configure``).
 
         Returns ``False`` (reason in :attr:`last_error`) if not connected or the queue is full.
         """
@@ -492,8 +499,9 @@ def _describe(exc: BaseException) -> str:
 async def connect(host: str, port: int, **options) -> AsyncIterator[Client]:
     """Connect a :class:`Client` (``options`` as its arguments) and yield it once seated.
 
-    Leaving the block closes the client. An exception in the block comes out as itself
-    (not wrapped in an exception group).
+    Leaving the block normally leaves the table politely (:meth:`Client.aclose`); an
+    exception closes the client at once and comes out as itself (not wrapped in an
+    exception group).
 
     Raises:
         ClientError: the host could not be reached or refused the seat.
@@ -504,6 +512,7 @@ async def connect(host: str, port: int, **options) -> AsyncIterator[Client]:
             await nursery.start(client.run)
             try:
                 yield client
+                await client.aclose()
             finally:
                 client.close()
     except BaseExceptionGroup as group:
