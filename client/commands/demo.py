@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         from client.commands.replay import result_json
 
-        print(json.dumps({**result_json(game), "record": str(path)}, indent=1))
+        print(json.dumps({**result_json(game), "record": str(path)}))
     else:
         show_end(game, names, path)
     return 0
