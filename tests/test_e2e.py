@@ -65,15 +65,15 @@ async def cutting_proxy(target_port: int, rng: random.Random, cuts: list[int],
     await trio.serve_listeners(guarded, listeners, task_status=task_status)
 
 
-async def play_table(port: int, seed: int, clients: list[Client]) -> None:
+async def play_table(port: int, seed: int, clients: list[Client], kinds=KINDS) -> None:
     async def seat(i: int) -> None:
         async with connect("127.0.0.1", port, name=f"bot {i}", backoff=Backoff(seed=seed + i),
                            dead_after=60.0) as client:
             clients.append(client)
-            await play(client, make_bot(KINDS[i], seed + i))
+            await play(client, make_bot(kinds[i], seed + i))
 
     async with trio.open_nursery() as nursery:
-        for i in range(len(KINDS)):
+        for i in range(len(kinds)):
             nursery.start_soon(seat, i)
 
 
@@ -103,6 +103,21 @@ async def test_four_bot_clients_play_a_whole_game_and_agree_with_the_host(tmp_pa
             nursery.cancel_scope.cancel()
     assert_all_agree(host, clients, save, fingerprint)
     assert all(c.backoff.attempts == 0 for c in clients)
+
+
+async def test_a_mirror_match_with_three_clients_agrees_through_both_halves(tmp_path, fingerprint):
+    save = tmp_path / "game.json"
+    settings = Settings(players=3, map=StandardMap(seed=3), mirror_match=True)
+    host = Host(ServerConfig(port=0, settings=settings, save=save, seed=3))
+    clients: list[Client] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            await play_table(port, 3, clients, kinds=("greedy", "random", "greedy"))
+            await host.table.flush()
+            nursery.cancel_scope.cancel()
+    assert_all_agree(host, clients, save, fingerprint)
+    assert host.table.match.position().half == 2
 
 
 @pytest.mark.parametrize("seed", [8, 9, 10])
