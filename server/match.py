@@ -13,10 +13,11 @@ from typing import Any
 
 from protocol.actions import from_engine, to_engine
 from protocol.messages import ActionForm, BundledMap, FileMap, Settings, StandardMap
-from waddle import COLOURS, Game, IllegalActionError, MapError, action_from_dict
+from waddle import COLOURS, Game, IllegalActionError, action_from_dict
 from waddle.bots import BOTS, make_bot
 from waddle.maps import Map, load_map
 from waddle.record import from_record, to_record
+from waddle.bundled import bundled_map
 from waddle.tiles import standard_map
 
 #: The seat colours, in the order free seats take them.
@@ -41,10 +42,6 @@ def make_map(settings: Settings, players: int) -> tuple[Map, int | None]:
         seed = choice.seed if choice.seed is not None else random.SystemRandom().randrange(2**31)
         return standard_map(players, seed), seed
     if isinstance(choice, BundledMap):
-        try:
-            from waddle.maps import bundled_map  # type: ignore[attr-defined]
-        except ImportError:
-            raise MapError("this version has no bundled maps") from None
         return bundled_map(choice.name), None
     assert isinstance(choice, FileMap)
     return load_map(choice.path), None
