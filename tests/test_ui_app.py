@@ -19,6 +19,7 @@ from client.ui.remote import RemoteSession
 from protocol.messages import Settings, StandardMap
 from server.host import Host, ServerConfig
 from waddle import SCOUT
+from waddle.bundled import bundled_maps
 
 TIMEOUT = 20
 
@@ -69,7 +70,7 @@ class Driver:
                             return
                     await self.rendered.wait()
         except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what}:\n{self.text()}") from None
+            raise AssertionError(f"timed out waiting for {what} ({self.state.notice!r}):\n{self.text()}") from None
 
     async def shows(self, *texts):
         await self.until(lambda: all(t in self.text() for t in texts), f"{texts}")
@@ -128,7 +129,11 @@ def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
         d.keys("\x1b[D")  # left: 3 -> 2 players
         await d.until(lambda: d.state.settings.players == 2, "two players")
         assert d.text().count("random bot") == 1
-        d.keys("\x1b[B\x1b[B\x1b[C")  # down twice to "Mirror match", right: on
+        d.keys("\x1b[B\x1b[C")  # down to "Map", right: the first bundled map
+        await d.until(lambda: getattr(d.state.settings.map, "name", None) == bundled_maps()[0], "a bundled map")
+        d.keys("\x1b[D\x1b[B\x1b[C")  # back to standard; down to "Layout", right: seed 0
+        await d.until(lambda: getattr(d.state.settings.map, "seed", None) == 0, "layout seed 0")
+        d.keys("\x1b[B\x1b[C")  # down to "Mirror match", right: on
         await d.until(lambda: d.state.settings.mirror_match, "mirror match on")
         await d.shows("Mirror match          on")
         d.keys("\x1b[B\x1b[B\x1b[C")  # turn timer: 30 s

@@ -85,6 +85,8 @@ class WaddleApp:
         self._version = 0
         self._frame_cache: tuple[tuple, _Frame] | None = None
         self._quitting = False
+        self._asked = None  # settings sent to the host and not yet confirmed (lobby)
+        self._notice = ""  # the notice already seen (a new one may be the host refusing them)
         self.output = output or create_output()
         self.chat = Buffer(multiline=False)
         self._focus = Window(FormattedTextControl(self._banner, focusable=True), height=1)
@@ -128,6 +130,9 @@ class WaddleApp:
         """Something changed: keep the cursor on a legal hex and schedule a redraw."""
         self._version += 1
         state, ui = self.state, self.ui
+        if state.settings == self._asked or state.notice not in ("", self._notice):
+            self._asked = None
+        self._notice = state.notice
         legal = legal_hexes(state.game) if state.my_turn else frozenset()
         if ui.cursor not in legal:
             old = ui.cursor
@@ -214,13 +219,17 @@ class WaddleApp:
     # -- lobby and chat -------------------------------------------------------------------
 
     def lobby_step(self, dy: int, dx: int) -> None:
-        """Owner: choose a setting (``dy``) or change the chosen one (``dx``)."""
+        """Owner: choose a setting (``dy``) or change the chosen one (``dx``).
+
+        Quick steps build on the settings last asked for, not yet confirmed by the host.
+        """
         state, ui = self.state, self.ui
         if not state.is_owner:
             return
         ui.field = (ui.field + dy) % (len(FIELDS) + 1)
         if dx and ui.field < len(FIELDS):
-            self._send(self.session.configure, FIELDS[ui.field].step(state.settings, dx))
+            self._asked = FIELDS[ui.field].step(self._asked or state.settings, dx)
+            self._send(self.session.configure, self._asked)
         self.changed()
 
     def lobby_enter(self) -> None:

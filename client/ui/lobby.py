@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 import msgspec
 
-from protocol.messages import Settings, StandardMap
+from protocol.messages import BundledMap, Settings, StandardMap
 from waddle.bots import BOTS
+from waddle.bundled import bundled_maps
 
 from client.ui.panels import Fragments, player_label
 from client.ui.view import TableState, UIState
@@ -47,13 +48,34 @@ def _cycle(values: tuple, value, step: int):
 
 def _show_map(s: Settings) -> str:
     if isinstance(s.map, StandardMap):
-        return f"standard, layout {'random' if s.map.seed is None else s.map.seed}"
+        return "standard"
     return getattr(s.map, "name", None) or getattr(s.map, "path", "?")
 
 
 def _step_map(s: Settings, step: int) -> Settings:
-    seed = s.map.seed if isinstance(s.map, StandardMap) else None
-    seed = max(0, (seed or 0) + step) if seed is not None or step > 0 else None
+    """Cycle: the standard map, then each bundled map (a host's map file is left by stepping)."""
+    choices = ("standard", *bundled_maps())
+    name = _cycle(choices, _show_map(s), step)
+    return _replace(s, map=StandardMap() if name == "standard" else BundledMap(name=name))
+
+
+def _show_layout(s: Settings) -> str:
+    if not isinstance(s.map, StandardMap):
+        return "-"
+    return "random" if s.map.seed is None else f"seed {s.map.seed}"
+
+
+def _step_layout(s: Settings, step: int) -> Settings:
+    """The standard map's layout seed: random, 0, 1, 2, ... (left from 0: random)."""
+    if not isinstance(s.map, StandardMap):
+        return s
+    seed = s.map.seed
+    if seed is None:
+        seed = 0 if step > 0 else None
+    elif seed + step < 0:
+        seed = None
+    else:
+        seed += step
     return _replace(s, map=StandardMap(seed=seed))
 
 
@@ -78,6 +100,7 @@ def _step_players(s: Settings, step: int) -> Settings:
 FIELDS = (
     Field("Players", lambda s: str(s.players), _step_players),
     Field("Map", _show_map, _step_map),
+    Field("Layout", _show_layout, _step_layout),
     Field("Mirror match", lambda s: _on_off(s.mirror_match),
           lambda s, d: _replace(s, mirror_match=not s.mirror_match)),
     Field("Real-time score", lambda s: _on_off(s.realtime_score),
