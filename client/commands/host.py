@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     save = args.save or (None if args.resume else str(options.record_path(None, "host")))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace))
-    client_options = {"name": args.name, "colour": args.colour, "code": code}
+    client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)
     local = "127.0.0.1" if args.address in ("0.0.0.0", "") else args.address

@@ -39,5 +39,5 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
 
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
-        "name": args.name, "code": args.code, **client_options})
+        "name": options.check_name(args.name), "code": args.code, **client_options})
     return options.run_ui(session, args)

@@ -50,6 +50,6 @@ def run(args: argparse.Namespace) -> int:
     record = options.record_path(args.record, "play")
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=args.pace))
-    session = RemoteSession("127.0.0.1", 0, client_options={"name": args.name}, server=server,
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)}, server=server,
                             record_path=str(record))
     return options.run_ui(session, args)

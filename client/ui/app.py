@@ -29,6 +29,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.output import ColorDepth, create_output
 
+from protocol.messages import MAX_CHAT
 from waddle import SCOUT, Place
 from waddle.hexgrid import Hex, distance
 
@@ -250,7 +251,7 @@ class WaddleApp:
 
     def send_chat(self) -> None:
         """Send the chat line (if not empty) and close it."""
-        text = self.chat.text.strip()
+        text = self.chat.text.strip()[:MAX_CHAT]
         self.chat.reset()
         self.set_mode("normal")
         if text:

@@ -17,6 +17,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no colour (also when the NO_COLOR environment variable is set)")
 
 
+def check_name(name: str) -> str:
+    """``name`` if the protocol takes it.
+
+    Raises:
+        ValueError: a name longer than the protocol's limit.
+    """
+    from protocol.messages import MAX_NAME
+
+    if len(name) > MAX_NAME:
+        raise ValueError(f"--name is {len(name)} characters long; at most {MAX_NAME} are allowed")
+    return name
+
+
 def record_path(path: str | None, command: str):
     """``path``, or ``waddle-COMMAND-TIME.json`` in the system's temporary directory."""
     import tempfile

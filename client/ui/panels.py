@@ -17,6 +17,9 @@ from client.ui.view import TableState, UIState, shown_player
 
 Fragments = list[tuple[str, str]]
 
+#: Characters for a player's name (and "(you)") in the players table.
+NAME_COLUMN = 20
+
 #: Key help: (keys, what they do), in the order shown by ``?``.
 HELP = (
     ("arrows / h j k l", "move the cursor between the hexes you may place on"),
@@ -137,14 +140,14 @@ def _players(state: TableState) -> list[Fragments]:
     game = state.game
     live = state.settings.realtime_score
     scores = dict(zip(game.players, game.live_totals())) if live else {}
-    out = [[("class:heading", "Players" + " " * 14 + "doubles" + ("  score" if live else ""))]]
+    out = [[("class:heading", f"{'Players':<{NAME_COLUMN + 2}}{'doubles':>8}"
+                                 + (f"{'score':>7}" if live else ""))]]
     for colour in game.players:
-        label = player_label(state, colour, you=True)
-        text = "".join(t for _, t in label)
-        away = _away(state, colour)
-        line = label + [("class:dim", away)]
-        pad = max(1, 24 - len(text) - len(away))
-        line.append(("", " " * pad + str(game.doubles_left(colour))))
+        you = " (you)" if colour == state.my_colour else ""
+        text = f" {state.name_of(colour)[:NAME_COLUMN - len(you)]}{you}{_away(state, colour)}"
+        line = [(f"class:player.{colour} class:letter", LETTERS.get(colour, "?")),
+                ("", f"{text[:NAME_COLUMN + 1]:<{NAME_COLUMN + 1}}"),
+                ("", f"{game.doubles_left(colour):>8}")]
         if live:
             line.append(("", f"{scores[colour]:>7}"))
         out.append(line)
