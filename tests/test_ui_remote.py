@@ -95,3 +95,22 @@ def test_a_wish_that_cannot_be_sent_becomes_a_notice():
     remote.subscribe(lambda: seen.append(remote.state.notice))
     remote.say("hello")
     assert seen and "not connected" in seen[-1]
+
+
+def test_a_turn_timer_counts_down_in_the_banner_from_each_new_turn():
+    remote = session()
+    core = remote.client.state
+    core.apply(Seated(colour="red", name="Ann", token="t"))
+    core.apply(Lobby(phase="lobby", settings=Settings(players=3, turn_timer=30.0),
+                     seats=seats("Ann", "Bob", "Cy"), owner="red"))
+    assert remote.state.turn_deadline is None
+    game = Game(standard_map(3, 4), ("red", "blue", "yellow"))
+    core.apply(Started(version=1, record=to_record(game)))
+    first = remote.state.turn_deadline
+    assert first is not None
+    left = int(banner_text(remote).split(" s left")[0].split()[-1])
+    assert 28 <= left <= 30
+    action = game.legal_actions()[0]
+    events = [e.to_dict() for e in game.apply(action)]
+    core.apply(Played(version=2, player="red", action=from_engine(action), events=events))
+    assert remote.state.turn_deadline >= first

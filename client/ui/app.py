@@ -114,6 +114,7 @@ class WaddleApp:
             color_depth=None if colour else ColorDepth.MONOCHROME,
             full_screen=True,
             mouse_support=True,
+            refresh_interval=1.0,  # the turn timer's countdown
             input=input,
             output=self.output,
         )

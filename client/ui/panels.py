@@ -8,6 +8,7 @@ event log is written from the engine's event dicts (``waddle.events``).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from waddle.hexgrid import format_hex
@@ -65,6 +66,8 @@ def banner(state: TableState, ui: UIState) -> Fragments:
         line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " ...")]
     if state.my_seat is None and state.phase != "connecting":
         line.append(("class:dim", "  (watching)"))
+    if state.turn_deadline is not None and state.phase == "playing":
+        line.append(("class:dim", f"  {max(0, round(state.turn_deadline - time.monotonic()))} s left"))
     if game is not None and game.mirror_match:
         line.append(("class:dim", f"  half {game.half} of 2"))
     if state.notice:

@@ -14,6 +14,7 @@ trio run first and connects to it on 127.0.0.1: that is ``waddle host`` and
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +56,7 @@ class RemoteSession:
         self._server = server
         self._listeners: list[Callable[[], None]] = []
         self._played = None
+        self._version = 0
         self._rejection = None
         self.client: Client | None = None
 
@@ -139,6 +141,10 @@ class RemoteSession:
             self._played = core.last_played
             state.add_log(core.last_played.events)
             state.notice = ""
+        if core.version != self._version:
+            self._version = core.version
+            timer = state.settings.turn_timer
+            state.turn_deadline = time.monotonic() + timer if timer and not core.finished else None
         if core.last_rejection is not None and core.last_rejection is not self._rejection:
             self._rejection = core.last_rejection
             state.notice = clean(core.last_rejection.message)

@@ -35,7 +35,9 @@ class TableState:
     the seat that configures and starts; ``my_seat`` this client's seat (``None`` for a
     spectator). ``game`` the local engine state once started. ``log`` the game's event
     dicts (``waddle.events`` ``to_dict()`` form, newest last); ``chat`` ``(name, text)``
-    lines. ``record_path`` where the host saved the record; ``notice`` the last
+    lines. ``turn_deadline``: with a turn timer, the :func:`time.monotonic` time at
+    which a bot plays the current turn (counted from when this client saw the turn
+    begin). ``record_path`` where the host saved the record; ``notice`` the last
     message for the player (a rejection, an error); ``address`` what others need to
     join (host only).
     """
@@ -50,6 +52,7 @@ class TableState:
     log: list[dict[str, Any]] = field(default_factory=list)
     chat: list[tuple[str, str]] = field(default_factory=list)
     record_path: str | None = None
+    turn_deadline: float | None = None
     notice: str = ""
     address: str = ""
 
