@@ -10,7 +10,8 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--ascii`` and ``--no-color`` (``NO_COLOR`` in the environment does the same)."""
+    """Add ``--ascii`` (also when the terminal's encoding is not UTF-8) and ``--no-color``
+    (``NO_COLOR`` in the environment does the same)."""
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII characters only")
     parser.add_argument("--no-color", action="store_true",
@@ -59,6 +60,7 @@ def run_ui(session, args: argparse.Namespace) -> int:
     from client.ui.app import WaddleApp, run_app
     from client.ui.style import want_colour
 
-    app = WaddleApp(session, ascii=args.ascii, colour=want_colour(args.no_color))
+    utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
+    app = WaddleApp(session, ascii=args.ascii or not utf8, colour=want_colour(args.no_color))
     asyncio.run(run_app(app))
     return 0

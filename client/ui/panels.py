@@ -223,7 +223,8 @@ def help_screen() -> Fragments:
     for keys, what in HELP:
         out += [("class:key", f"  {keys:<20}"), ("", f"{what}\n")]
     out += [("", "\nPenguins show their player's letter (R B Y G P); a double shows it twice.\n"
-                 "[ ] is the cursor, > < the active water hex, + an ice hex you may place on.\n"
+                 "[ ] is the cursor, > < the active water hex, + an ice hex you may place on,\n"
+                 "{ } a waddle of the player shown at the end of the game.\n"
                  "Water shows its number and, below it, its fish.\n\nPress any key to go back.")]
     return out
 
