@@ -10,8 +10,8 @@ A cell is ``w`` characters: a marker, ``w - 2`` characters of label, a marker. M
 say what the hex is in colourless text too: ``[ ]`` the cursor, ``> <`` the active
 hex, ``{ }`` a highlighted hex (a waddle at the end of the game). Labels: ``+`` an ice
 hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
-player's letter (:data:`LETTERS`) for a single penguin and the letter twice for a
-double; water shows its number (``~`` if none) and, when the cell has a second line,
+player's letter (:data:`waddle.render.LETTERS`) for a single penguin and the letter
+twice for a double; water shows its number (``~`` if none) and, when the cell has a second line,
 its fish values. Styles are prompt-toolkit class names (``class:ice``, ``class:water``,
 ``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``,
 ``class:player.red`` ...); colours are chosen by the application's style sheet, so the
@@ -25,9 +25,8 @@ from dataclasses import dataclass
 
 from waddle.hexgrid import Hex
 from waddle.maps import Map
+from waddle.render import LETTERS
 
-#: The letter of each player colour (colour-blind safe: every penguin shows its letter).
-LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
 
 Fragment = tuple[str, str]
 
@@ -128,8 +127,8 @@ def render_board(
     left = min(2 * q + r for q, r in map.hexes)
     top = min(r for _, r in map.hexes)
     cells = {(q, r): ((2 * q + r - left) * w // 2, (r - top) * h) for q, r in map.hexes}
-    total = board_extent(map, size)[0]
-    rows: list[list[tuple[int, list[Fragment]]]] = [[] for _ in range(board_extent(map, size)[1])]
+    total, lines = board_extent(map, size)
+    rows: list[list[tuple[int, list[Fragment]]]] = [[] for _ in range(lines)]
     legal, highlight = set(legal), set(highlight)
     for hex, (x, y) in cells.items():
         style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)

@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from waddle.hexgrid import format_hex
+from waddle.render import LETTERS
 
-from client.ui.board import LETTERS
 from client.ui.view import TableState, UIState, shown_player
 
 Fragments = list[tuple[str, str]]
@@ -38,11 +38,15 @@ HELP = (
 )
 
 
+def letter(colour: str, style: str = "") -> tuple[str, str]:
+    """A player's letter in their colour (``style`` adds classes)."""
+    return (f"class:player.{colour} class:letter{style}", LETTERS.get(colour, "?"))
+
+
 def player_label(state: TableState, colour: str, *, you: bool = False) -> Fragments:
     """A player's letter in their colour, then their cleaned name (and "(you)" if ``you``)."""
     you = " (you)" if you and colour == state.my_colour else ""
-    return [(f"class:player.{colour} class:letter", LETTERS.get(colour, "?")),
-            ("", f" {state.name_of(colour)}{you}")]
+    return [letter(colour), ("", f" {state.name_of(colour)}{you}")]
 
 
 def banner(state: TableState, ui: UIState) -> Fragments:
@@ -126,11 +130,7 @@ def _tracks(state: TableState, ascii: bool) -> list[Fragments]:
         line: Fragments = [("class:heading" if active else "class:dim",
                             f"{arrow if active else ' '} Track {'AB'[i]}{' (active)' if active else '         '} ")]
         for j, colour in enumerate(track):
-            style = f"class:player.{colour} class:letter"
-            if active and j == 0:
-                style += " class:current"
-            line.append((style, LETTERS.get(colour, "?")))
-            line.append(("", " "))
+            line += [letter(colour, " class:current" if active and j == 0 else ""), ("", " ")]
         out.append(line)
     number = game.map.water[game.active_hex].number
     fish = game.map.water[game.active_hex].fish
@@ -148,8 +148,7 @@ def _players(state: TableState) -> list[Fragments]:
     for colour in game.players:
         you = " (you)" if colour == state.my_colour else ""
         text = f" {state.name_of(colour)[:NAME_COLUMN - len(you)]}{you}{_away(state, colour)}"
-        line = [(f"class:player.{colour} class:letter", LETTERS.get(colour, "?")),
-                ("", f"{text[:NAME_COLUMN + 1]:<{NAME_COLUMN + 1}}"),
+        line = [letter(colour), ("", f"{text[:NAME_COLUMN + 1]:<{NAME_COLUMN + 1}}"),
                 ("", f"{game.doubles_left(colour):>8}")]
         if live:
             line.append(("", f"{scores[colour]:>7}"))
@@ -176,18 +175,17 @@ def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[
     out = [[("class:heading", f"{'':14}waddles pools total")]]
     for colour in sorted(game.players, key=lambda p: -result.scores[p].total):
         score = result.scores[colour]
-        label = player_label(state, colour)
-        name = "".join(t for _, t in label)[:13]
+        name = f" {state.name_of(colour)}"[:12]
         marker = (" " + star) if colour in result.winners else ""
         style = "class:selected" if colour == shown else ""
-        out.append([(f"class:player.{colour} class:letter", name[0]),
-                    (style, f"{name[1:]:13}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
+        out.append([letter(colour),
+                    (style, f"{name:13}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
         if game.mirror_match:
             for half, sheet in enumerate(result.halves, 1):
                 s = sheet.scores[colour]
                 out.append([("class:dim", f"  half {half}{'':6}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
     sizes = [w.size for w in result.halves[-1].waddles if w.player == shown]
-    out.append([*player_label(state, shown)[:1],
+    out.append([letter(shown),
                 ("", f" waddles {{ }}: {','.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab)")])
     if state.record_path:
         out.append([("class:dim", "Record: "), ("", state.record_path)])
