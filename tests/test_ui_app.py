@@ -123,6 +123,13 @@ async def start(driver):
     await driver.until(lambda: driver.state.phase == "playing" and "Track A" in driver.text(), "the game")
 
 
+async def first_turn(driver) -> int:
+    """Start the game, wait for the player's first turn; the number of actions played."""
+    await start(driver)
+    await driver.until(lambda: driver.state.my_turn and "YOUR TURN" in driver.text(), "my turn")
+    return len(driver.state.game)
+
+
 def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
     async def test(d):
         await d.shows("Seats", "alice", "random bot", "Players", "Mirror match", "Turn timer", "Start")
@@ -174,9 +181,7 @@ def test_a_full_game_against_bots_to_the_score_table(tmp_path):
 
 def test_scout_asks_for_confirmation():
     async def test(d):
-        await start(d)
-        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
-        moves = len(d.state.game)
+        moves = await first_turn(d)
         d.keys("s")
         await d.shows("Scout ahead?")
         d.keys("n")
@@ -227,9 +232,7 @@ def test_resize_to_a_large_window_draws_bigger_cells_and_too_small_shows_a_messa
 
 def test_double_toggle_places_a_double():
     async def test(d):
-        await start(d)
-        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
-        moves = len(d.state.game)
+        moves = await first_turn(d)
         d.keys("d")
         await d.shows("double ON")
         d.keys("\x1b[C\r")
@@ -289,11 +292,9 @@ def test_step_cursor_moves_towards_the_direction_pressed():
 
 def test_a_mouse_click_on_a_legal_hex_places_there():
     async def test(d):
-        await start(d)
-        await d.until(lambda: d.state.my_turn and "YOUR TURN" in d.text(), "my turn")
+        moves = await first_turn(d)
         lines = d.text().split("\n")
         y, x = next((y, line.index("+")) for y, line in enumerate(lines) if "+" in line)
-        moves = len(d.state.game)
         d.keys(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")  # SGR press, release
         await d.until(lambda: len(d.state.game) > moves, "the click placed")
         player, action = d.state.game.moves[moves]
