@@ -344,3 +344,19 @@ def test_waddle_play_seats_you_against_the_bots_asked_for(monkeypatch, tmp_path)
         assert d.state.settings.realtime_score
 
     play(test, session=session)
+
+
+def test_a_spectator_sees_the_lobby_marked_watching_and_quits_without_a_question():
+    settings = Settings(players=2, bots=["random"])
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "Eve", "watch": True},
+                            server=server)
+
+    async def test(d):
+        await d.shows("(watching)", "watching  c chat")
+        assert d.state.my_seat is None and not d.state.is_owner
+        d.keys("q")
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.shield(d.task)
+
+    play(test, session=session)
