@@ -73,12 +73,13 @@ class WaddleApp:
         session: the table to show and act on.
         ascii: 7-bit characters only.
         colour: use colour (``False`` for ``NO_COLOR``).
+        mouse: ask the terminal for mouse clicks.
         input, output: prompt-toolkit input and output (tests pass a pipe input and a
             dummy output); default: the terminal.
     """
 
     def __init__(self, session: Session, *, ascii: bool = False, colour: bool = True,
-                 input=None, output=None) -> None:
+                 mouse: bool = True, input=None, output=None) -> None:
         self.session = session
         self.ui = UIState()
         self.ascii = ascii
@@ -113,7 +114,7 @@ class WaddleApp:
             style=make_style(colour),
             color_depth=None if colour else ColorDepth.MONOCHROME,
             full_screen=True,
-            mouse_support=True,
+            mouse_support=mouse,
             refresh_interval=1.0,  # the turn timer's countdown
             input=input,
             output=self.output,

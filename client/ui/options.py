@@ -10,12 +10,14 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--ascii`` (also when the terminal's encoding is not UTF-8) and ``--no-color``
-    (``NO_COLOR`` in the environment does the same)."""
+    """Add ``--ascii`` (also when the terminal's encoding is not UTF-8), ``--no-color``
+    (``NO_COLOR`` in the environment does the same) and ``--no-mouse``."""
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII characters only")
     parser.add_argument("--no-color", action="store_true",
                         help="no colour (also when the NO_COLOR environment variable is set)")
+    parser.add_argument("--no-mouse", action="store_true",
+                        help="leave the mouse to the terminal (to select text); keys do everything")
 
 
 def check_name(name: str) -> str:
@@ -61,6 +63,7 @@ def run_ui(session, args: argparse.Namespace) -> int:
     from client.ui.style import want_colour
 
     utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
-    app = WaddleApp(session, ascii=args.ascii or not utf8, colour=want_colour(args.no_color))
+    app = WaddleApp(session, ascii=args.ascii or not utf8, colour=want_colour(args.no_color),
+                    mouse=not args.no_mouse)
     asyncio.run(run_app(app))
     return 0
