@@ -4,7 +4,8 @@ The host (the same one ``waddle serve`` runs, with the same options) runs in thi
 process; you take the first seat and own the table. Before the UI opens it prints what
 the other players type to join (address and join code); the lobby shows it too.
 Quitting the UI stops the host. Without ``--code`` a random join code is made
-(``--open``: none).
+(``--open``: none). The game is saved as ``waddle serve`` saves it (``--save``, default
+a new ``waddle-DATE-TIME.waddle.json`` here).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from client.ui import options
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_arguments(parser)
+    parser._option_string_actions["--code"].help = "join code players must give (default: a random one)"
     parser.add_argument("--open", action="store_true", help="no join code: anyone may join")
     parser.add_argument("--name", default=os.environ.get("USER") or "host",
                         help="your name (default: your login name)")
@@ -28,13 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import secrets
+    import time
 
     from server.host import Host, ServerConfig
 
     from client.ui.remote import RemoteSession
 
     code = None if args.open else args.code or secrets.token_hex(3)
-    save = args.save or (None if args.resume else str(options.record_path(None, "host")))
+    save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace))
     client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}

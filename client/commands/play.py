@@ -47,9 +47,18 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(players=args.bots + 1, map=StandardMap(seed=args.seed),
                         mirror_match=args.mirror, realtime_score=True,
                         bots=[args.strategy] * args.bots)
-    record = options.record_path(args.record, "play")
+    record = args.record or _temporary_record()
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=args.pace))
-    session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)}, server=server,
-                            record_path=str(record))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
+                            server=server, record_path=record)
     return options.run_ui(session, args)
+
+
+def _temporary_record() -> str:
+    """``waddle-play-DATE-TIME.json`` in the system's temporary directory."""
+    import tempfile
+    import time
+    from pathlib import Path
+
+    return str(Path(tempfile.gettempdir()) / time.strftime("waddle-play-%Y%m%d-%H%M%S.json"))

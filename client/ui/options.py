@@ -33,15 +33,6 @@ def check_name(name: str) -> str:
     return name
 
 
-def record_path(path: str | None, command: str):
-    """``path``, or ``waddle-COMMAND-TIME.json`` in the system's temporary directory."""
-    import tempfile
-    import time
-    from pathlib import Path
-
-    return Path(path) if path else Path(tempfile.gettempdir()) / f"waddle-{command}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-
-
 def run_ui(session, args: argparse.Namespace) -> int:
     """Run the full-screen UI over ``session`` until the player quits; return 0.
 
