@@ -21,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_arguments(parser)
     parser._option_string_actions["--code"].help = "join code players must give (default: a random one)"
     parser.add_argument("--open", action="store_true", help="no join code: anyone may join")
+    parser.add_argument("--log", metavar="FILE",
+                        help="write the host's log (at --log-level) to FILE; the screen is the UI's")
     parser.add_argument("--name", default=os.environ.get("USER") or "host",
                         help="your name (default: your login name)")
     parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),

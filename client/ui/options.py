@@ -36,7 +36,8 @@ def check_name(name: str) -> str:
 def run_ui(session, args: argparse.Namespace) -> int:
     """Run the full-screen UI over ``session`` until the player quits; return 0.
 
-    Log records of the host and client go nowhere while the UI owns the screen.
+    Log records of the host and client go to ``args.log`` (a file, at
+    ``args.log_level``) if there is one, else nowhere: the UI owns the screen.
 
     Raises:
         OSError: when standard input or output is not a terminal, or the session
@@ -48,8 +49,16 @@ def run_ui(session, args: argparse.Namespace) -> int:
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise OSError("the terminal UI needs a terminal (standard input and output are not one)")
-    logging.getLogger("waddle").addHandler(logging.NullHandler())
-    logging.getLogger("waddle").propagate = False
+    logger = logging.getLogger("waddle")
+    logger.propagate = False
+    log = getattr(args, "log", None)
+    if log:
+        handler = logging.FileHandler(log, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(args.log_level.upper())
+    else:
+        logger.addHandler(logging.NullHandler())
     from client.ui.app import WaddleApp, run_app
     from client.ui.style import want_colour
 
