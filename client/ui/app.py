@@ -357,9 +357,9 @@ class WaddleApp:
         screen = self._screen()
         if screen == "help":
             return panels.help_screen()
-        if screen == "lobby":
-            return lobby_screen(self.state, self.ui, ascii=self.ascii)
         columns, rows = self._size()
+        if screen == "lobby":
+            return lobby_screen(self.state, self.ui, rows - 2, ascii=self.ascii)
         return [("class:notice", f"The window is too small ({columns}x{rows}).\n"
                                  f"Make it at least {MIN_SIZE[0]}x{MIN_SIZE[1]}, or larger for this map.\n"
                                  "q quits.")]

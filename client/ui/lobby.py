@@ -22,7 +22,7 @@ from client.ui.view import TableState, UIState
 
 #: Turn timer choices in seconds (``None``: no timer).
 TIMERS = (None, 30.0, 60.0, 120.0, 300.0)
-#: Chat lines shown under the lobby.
+#: Chat lines shown under the lobby, at most.
 CHAT_LINES = 5
 #: Bot kinds for empty seats; ``"none"`` waits for people.
 BOT_KINDS = ("none", *BOTS)
@@ -111,8 +111,9 @@ FIELDS = (
 )
 
 
-def lobby_screen(state: TableState, ui: UIState, *, ascii: bool = False) -> Fragments:
-    """Seats (name, colour, ready) then the settings; the owner's selected field is marked."""
+def lobby_screen(state: TableState, ui: UIState, height: int, *, ascii: bool = False) -> Fragments:
+    """Seats (name, colour, ready), the settings (the owner's selected field marked), then
+    the last chat lines that fit in ``height`` lines."""
     out: Fragments = [("class:heading", "Waddle: the lobby\n\n")]
     if state.address:
         out += [("", "Others join with:  "), ("class:key", state.address), ("", "\n\n")]
@@ -134,8 +135,9 @@ def lobby_screen(state: TableState, ui: UIState, *, ascii: bool = False) -> Frag
     if state.is_owner:
         selected = ui.field == len(FIELDS)
         out.append(("class:selected" if selected else "", f"{arrow if selected else ' '} [ Start ]\n"))
-    if state.chat:
+    room = min(CHAT_LINES, height - sum(text.count("\n") for _, text in out) - 2)
+    if state.chat and room > 0:
         out.append(("class:heading", "\nChat\n"))
-        for name, text in state.chat[-CHAT_LINES:]:
+        for name, text in state.chat[-room:]:
             out += [("class:chat.name", f"  {name}"), ("", f": {text}\n")]
     return out
