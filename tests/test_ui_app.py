@@ -360,3 +360,12 @@ def test_a_spectator_sees_the_lobby_marked_watching_and_quits_without_a_question
             await asyncio.shield(d.task)
 
     play(test, session=session)
+
+
+def test_names_are_fitted_by_terminal_columns_so_wide_characters_keep_the_columns():
+    from client.ui.panels import fit
+
+    assert fit("ab", 4) == "ab  "
+    assert fit("企鹅x", 4) == "企鹅"
+    assert fit("企鹅", 3) == "企 "
+    assert fit("abcdef", 3) == "abc"

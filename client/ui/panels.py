@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from waddle.hexgrid import format_hex
 from waddle.render import LETTERS
 
@@ -36,6 +38,18 @@ HELP = (
     ("lobby: left/right", "change it (host)"),
     ("lobby: Enter", "start the game (host) / r: ready"),
 )
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut or padded with spaces to ``width`` terminal columns (wide characters count 2)."""
+    out, used = [], 0
+    for char in text:
+        w = get_cwidth(char)
+        if used + w > width:
+            break
+        out.append(char)
+        used += w
+    return "".join(out) + " " * (width - used)
 
 
 def letter(colour: str, style: str = "") -> tuple[str, str]:
@@ -147,8 +161,8 @@ def _players(state: TableState) -> list[Fragments]:
                                  + (f"{'score':>7}" if live else ""))]]
     for colour in game.players:
         you = " (you)" if colour == state.my_colour else ""
-        text = f" {state.name_of(colour)[:NAME_COLUMN - len(you)]}{you}{_away(state, colour)}"
-        line = [letter(colour), ("", f"{text[:NAME_COLUMN + 1]:<{NAME_COLUMN + 1}}"),
+        name = fit(state.name_of(colour), NAME_COLUMN - len(you)).rstrip()
+        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour)}", NAME_COLUMN + 1)),
                 ("", f"{game.doubles_left(colour):>8}")]
         if live:
             line.append(("", f"{scores[colour]:>7}"))
@@ -175,11 +189,11 @@ def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[
     out = [[("class:heading", f"{'':14}waddles pools total")]]
     for colour in sorted(game.players, key=lambda p: -result.scores[p].total):
         score = result.scores[colour]
-        name = f" {state.name_of(colour)}"[:12]
+        name = fit(f" {state.name_of(colour)}", 13)
         marker = (" " + star) if colour in result.winners else ""
         style = "class:selected" if colour == shown else ""
         out.append([letter(colour),
-                    (style, f"{name:13}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
+                    (style, f"{name}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
         if game.mirror_match:
             for half, sheet in enumerate(result.halves, 1):
                 s = sheet.scores[colour]
