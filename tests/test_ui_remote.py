@@ -114,3 +114,14 @@ def test_a_turn_timer_counts_down_in_the_banner_from_each_new_turn():
     events = [e.to_dict() for e in game.apply(action)]
     core.apply(Played(version=2, player="red", action=from_engine(action), events=events))
     assert remote.state.turn_deadline >= first
+
+
+def test_last_placed_is_the_newest_placement_of_the_board_shown():
+    from client.ui.view import TableState, last_placed
+
+    placed = [{"type": "placed", "player": "red", "hex": [1, 0], "double": False, "doubles_left": 2},
+              {"type": "scouted", "player": "blue"},
+              {"type": "placed", "player": "yellow", "hex": [0, 1], "double": True, "doubles_left": 1}]
+    assert last_placed(TableState(log=placed)) == (0, 1)
+    assert last_placed(TableState(log=placed + [{"type": "half_ended", "half": 1}])) is None
+    assert last_placed(TableState()) is None

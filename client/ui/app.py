@@ -38,7 +38,8 @@ from client.ui.board import Board, render_board
 from client.ui.keys import make_bindings
 from client.ui.lobby import FIELDS, lobby_screen
 from client.ui.style import make_style
-from client.ui.view import Mode, Session, TableState, UIState, legal_hexes, shown_player
+from client.ui.view import (Mode, Session, TableState, UIState, last_placed, legal_hexes,
+                            shown_player)
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34
@@ -318,7 +319,7 @@ class WaddleApp:
         return render_board(
             game.map, game.tokens, width=width, height=height, active=game.active_hex,
             legal=legal_hexes(game) if state.my_turn else (), cursor=ui.cursor,
-            highlight=highlight, ascii=self.ascii)
+            highlight=highlight, last=last_placed(state), ascii=self.ascii)
 
     def _board_width(self) -> int:
         board = self._frame().board

@@ -13,7 +13,7 @@ hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice,
 player's letter (:data:`waddle.render.LETTERS`) for a single penguin and the letter
 twice for a double; water shows its number (``~`` if none) and, when the cell has a second line,
 its fish values. Styles are prompt-toolkit class names (``class:ice``, ``class:water``,
-``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``,
+``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``, ``class:last``,
 ``class:player.red`` ...); colours are chosen by the application's style sheet, so the
 same fragments serve colour, ``NO_COLOR`` and tests.
 """
@@ -109,13 +109,14 @@ def render_board(
     legal: Collection[Hex] = (),
     cursor: Hex | None = None,
     highlight: Collection[Hex] = (),
+    last: Hex | None = None,
     ascii: bool = False,
 ) -> Board | None:
     """Draw ``map`` with ``tokens`` (hex -> ``(colour, is_double)``) in ``width`` x ``height``.
 
     ``active`` is the active hex, ``legal`` the ice hexes the current player may place
-    on, ``cursor`` the selected hex, ``highlight`` hexes to mark (waddles at the end);
-    ``ascii`` keeps to 7-bit characters. :meth:`Board.hex_at` maps a mouse position
+    on, ``cursor`` the selected hex, ``highlight`` hexes to mark (waddles at the end),
+    ``last`` the hex of the last placement (style ``class:last`` only); ``ascii`` keeps to 7-bit characters. :meth:`Board.hex_at` maps a mouse position
     back to its hex.
 
     Returns ``None`` when the map does not fit even with the smallest cells.
@@ -137,6 +138,8 @@ def render_board(
                   else "highlight" if hex in highlight else None)
         if hex in highlight:
             style += " class:highlight"
+        if hex == last:
+            style += " class:last"
         first = (h - len(labels)) // 2
         for line in range(h):
             index = line - first

@@ -151,3 +151,13 @@ def shown_player(state: TableState, ui: UIState) -> str:
     players = state.game.players
     start = players.index(state.my_colour) if state.my_colour in players else 0
     return players[(start + ui.shown) % len(players)]
+
+
+def last_placed(state: TableState) -> Hex | None:
+    """The hex of the last placement in the event log, while it is on the board."""
+    for event in reversed(state.log):
+        if event.get("type") == "half_ended":
+            return None
+        if event.get("type") == "placed":
+            return tuple(event["hex"])
+    return None
