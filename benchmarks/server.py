@@ -1,15 +1,20 @@
 """Server benchmark: action round trip next to a TCP echo, and concurrent 4-bot games.
 
-1. Round trip (one process, 127.0.0.1): a client sends ``act`` and waits for its
-   ``played`` event, on a host with two seats played by two clients; beside it, in the
-   same run, a plain trio TCP echo of a frame of the same size. p50 and p99 of each.
-2. Capacity: a host process (a subprocess) holds N tables; a client process (this one)
-   connects four headless bot clients to each table. Bots think 0.25-0.75 s (uniform)
-   before each action, like a quick player. For each N, the p50/p99/max of every
-   action's round trip during a measuring window, the host's CPU share, and whether
-   every table kept going. The capacity is the largest N with p99 under 50 ms.
+1. Round trip over 127.0.0.1, the server in its own process: a client sends ``act`` and
+   waits for its ``played`` event on a two-seat table (the other seat is a second client
+   in the same client process); in the same run, a plain trio TCP echo server (also in
+   its own process) echoes a frame of the same size. p50 and p99 of each, and the ratio.
+2. Capacity: a host process holds N four-seat tables; this process connects four
+   headless bot clients to each over TCP. Bots think 0.25-0.75 s (uniform) before each
+   action, like quick players; a game lasts about 25 s. After every client connected and
+   the games started, for a window: p50/p99/max of every action's round trip, actions
+   per second, CPU share and event-loop lag (how late a 10 ms sleep wakes) of both
+   processes. The capacity is the largest N with p99 under 50 ms.
 
-Run: ``python benchmarks/server.py`` (about 3 minutes); ``--quick`` for a short run;
+``--freeze`` (or ``WADDLE_BENCH_FREEZE=1``) calls ``gc.freeze()`` in both processes once
+the tables and connections are set up, so the collector's full passes skip them.
+
+Run: ``python benchmarks/server.py`` (about 6 minutes); ``--quick`` for a short run;
 ``--tables 50 100`` to choose N.
 """
 
@@ -39,6 +44,8 @@ from waddle.record import from_record  # noqa: E402
 
 #: ``gc.freeze()`` once the tables are set up (host) and connected (clients): ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
+if FREEZE:
+    os.environ["WADDLE_BENCH_FREEZE"] = "1"  # the server processes inherit it
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -298,6 +305,7 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--freeze", action="store_true", help="gc.freeze() after set-up (see above)")
     parser.add_argument("--tables", type=int, nargs="+")
     parser.add_argument("--host-process", type=int, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--echo-process", type=int, nargs=2, help=argparse.SUPPRESS)
@@ -308,7 +316,9 @@ def main() -> None:
         return
     round_trip(500 if args.quick else 3000)
     counts = args.tables or ([50, 200] if args.quick else [100, 250, 500, 750])
-    capacity(counts, warmup=3.0 if args.quick else 5.0, window=5.0 if args.quick else 15.0)
+    # games last about 25 s (50 actions, 0.5 s a move): measure after every client has
+    # connected and before the first games end
+    capacity(counts, warmup=3.0 if args.quick else 8.0, window=5.0 if args.quick else 12.0)
 
 
 if __name__ == "__main__":

@@ -77,15 +77,17 @@ class Match:
         return cls(Game(map, colours, mirror_match=settings.mirror_match), seed)
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> tuple[Match, dict[str, Any], list[tuple[str, ActionForm, list[dict]]]]:
+    def replay(cls, record: dict[str, Any], source: str = "<record>"
+               ) -> tuple[Match, dict[str, Any], list[tuple[str, ActionForm, list[dict]]]]:
         """The match a saved record reaches, its record before any action, and each
         action's ``(player, action, events)``.
 
         Raises:
-            waddle.RecordError: the record does not load (naming the place and the problem).
+            waddle.RecordError: the record does not load (naming ``source``, the place and
+                the problem).
         """
-        from_record(record)  # checks every action, naming the bad one
-        start = from_record({**record, "actions": []})
+        from_record(record, source=source)  # checks every action, naming the bad one
+        start = from_record({**record, "actions": []}, source=source)
         match = cls(start, record.get("seed"))
         initial = match.record()
         played = []

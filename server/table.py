@@ -563,7 +563,7 @@ class Table:
             saved = msgspec.convert(data.get("host"), _SavedTable)
         except msgspec.ValidationError as exc:
             raise RecordError(f"{path}: host: not a host's save file ({exc})") from None
-        match, initial, played = Match.replay({k: v for k, v in data.items() if k != "host"})
+        match, initial, played = Match.replay({k: v for k, v in data.items() if k != "host"}, str(path))
         if [s.colour for s in saved.seats] != list(match.players) or len(saved.bots) != len(played):
             raise RecordError(f"{path}: host: the seats or bots do not match the record")
         table = cls(saved.settings, code=saved.code, save=options.pop("save", path), **options)

@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 import trio
 
 import protocol

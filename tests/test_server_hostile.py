@@ -8,26 +8,15 @@ import struct
 
 import pytest
 import trio
-import trio.testing
 
 import protocol
 from server import Limits
-from test_server_kit import Client, config, hosting
+from test_server_kit import config, hosting, started_pair
 from waddle import SCOUT
 
 
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
-
-
-async def started_pair(connect):
-    ada, bob = await connect(), await connect()
-    await ada.join("Ada")
-    await bob.join("Bob")
-    await ada.send(protocol.Start())
-    await ada.expect(protocol.Started)
-    await bob.expect(protocol.Started)
-    return ada, bob
 
 
 MALFORMED = [

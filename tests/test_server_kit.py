@@ -18,7 +18,7 @@ import trio.testing
 import protocol
 from protocol.actions import from_engine, to_engine
 from protocol.framing import FramedStream, ProtocolError
-from server import Host, Limits, ServerConfig
+from server import Host, ServerConfig
 from waddle.record import from_record
 from waddle.tiles import standard_map
 
@@ -197,5 +197,18 @@ async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
         nursery.cancel_scope.cancel()
 
 
-def fast_limits(**kw: Any) -> Limits:
-    return Limits(**kw)
+async def seated_pair(connect) -> tuple[Client, Client]:
+    """Ada (red, the owner) and Bob (blue) seated in the lobby."""
+    ada, bob = await connect(), await connect()
+    await ada.join("Ada")
+    await bob.join("Bob")
+    return ada, bob
+
+
+async def started_pair(connect) -> tuple[Client, Client]:
+    """Ada and Bob with the game started (both saw ``started``)."""
+    ada, bob = await seated_pair(connect)
+    await ada.send(protocol.Start())
+    await ada.expect(protocol.Started)
+    await bob.expect(protocol.Started)
+    return ada, bob

@@ -1,33 +1,16 @@
 """Server authority: every rejection code, the check order, duplicates, reconnects and resume."""
 
 import json
+import random
+from pathlib import Path
 
 import pytest
 import trio
 
 import protocol
-from test_server_kit import config, hosting
+from test_server_kit import MAP2, config, hosting, seated_pair, started_pair
 from waddle import SCOUT, Place
 from waddle.record import from_record
-
-
-async def seated_pair(connect):
-    ada, bob = await connect(), await connect()
-    await ada.join("Ada")
-    await bob.join("Bob")
-    return ada, bob
-
-
-async def started_pair(connect):
-    ada, bob = await seated_pair(connect)
-    await ada.send(protocol.Start())
-    await ada.expect(protocol.Started)
-    await bob.expect(protocol.Started)
-    return ada, bob
-
-
-def off_map_place(game):
-    return Place((99, 99))
 
 
 async def test_every_act_rejection_code_and_nothing_changes(autojump_clock):
@@ -72,7 +55,6 @@ async def test_game_over_rejection(autojump_clock):
     async with hosting() as (host, connect):
         with trio.fail_after(30):
             ada, bob = await started_pair(connect)
-            import random
             async with trio.open_nursery() as n:
                 n.start_soon(ada.play_randomly, random.Random(5))
                 n.start_soon(bob.play_randomly, random.Random(6))
@@ -124,7 +106,7 @@ async def test_lobby_rejections(autojump_clock):
             await cy.send(protocol.Reclaim(token="not-a-token", last_version=0))
             assert (await cy.expect(protocol.Rejected)).code == "bad_token"
     # every rejection code is documented
-    doc = (__import__("pathlib").Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text()
     for code in protocol.REJECTIONS:
         assert f"`{code}`" in doc
 
@@ -246,7 +228,6 @@ async def test_resume_after_the_host_is_killed_mid_game(tmp_path, autojump_clock
                 await back.send(protocol.Reclaim(token=old.token, last_version=old.version))
                 await back.expect(protocol.Seated, colour=old.colour, name=old.lobby.seats[
                     [s.colour for s in old.lobby.seats].index(old.colour)].name)
-            import random
             async with trio.open_nursery() as n:
                 n.start_soon(back_a.play_randomly, random.Random(7))
                 n.start_soon(back_b.play_randomly, random.Random(8))
@@ -264,9 +245,17 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
         bad.write_text(text)
         with pytest.raises(RecordError, match="bad.json"):
             Host(config(resume=bad))
-    record = json.loads((__import__("pathlib").Path("/work/shared/records") / "two-players-scout-and-fill.json").read_text()) \
-        if __import__("pathlib").Path("/work/shared/records/two-players-scout-and-fill.json").exists() else None
-    if record is not None:
-        bad.write_text(json.dumps(record))
-        with pytest.raises(RecordError, match="host"):
-            Host(config(resume=bad))
+    # a plain game record (no "host" part) is not a host's save file
+    from server.match import Match
+    game = Match.new(protocol.Settings(players=2), ["red", "blue"], MAP2)
+    bad.write_text(json.dumps(game.record()))
+    with pytest.raises(RecordError, match="host"):
+        Host(config(resume=bad))
+    # a save whose record was tampered with: refused, naming the file and the action
+    saved = {**game.record(), "actions": [{"player": "blue", "type": "scout"}],
+             "host": {"protocol": 1, "settings": {"players": 2}, "bots": [None],
+                      "seats": [{"colour": "red", "name": "A", "token": "t"},
+                                {"colour": "blue", "name": "B", "token": "u"}]}}
+    bad.write_text(json.dumps(saved))
+    with pytest.raises(RecordError, match=r"bad.json: actions\[0\]"):
+        Host(config(resume=bad))
