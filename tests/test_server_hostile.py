@@ -3,11 +3,14 @@
 Whatever one client sends, the server keeps serving the others and the game is unchanged.
 """
 
+import json
 import random
 import struct
 
 import pytest
 import trio
+import trio.testing
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import protocol
 from server import Limits
@@ -251,3 +254,35 @@ async def test_a_connection_handler_error_stays_in_that_connection(autojump_cloc
             await bob.closed.wait()
             id = await ada.act(SCOUT)
             assert isinstance(await ada.reply(id), protocol.Ack)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(
+    st.binary(max_size=64).map(lambda b: struct.pack(">I", len(b) or 1) + (b or b"x")),
+    st.dictionaries(st.sampled_from(["type", "id", "version", "token", "action", "name", "text",
+                                     "settings", "last_version", "protocol", "hex"]),
+                    st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+                              st.sampled_from(["act", "join", "say", "reclaim", "configure",
+                                               "place", "scout", "start", "watch"]),
+                              st.lists(st.integers(), max_size=3)),
+                    max_size=5).map(lambda d: frame(json.dumps(d).encode())),
+), max_size=12))
+def test_fuzzed_frames_never_hurt_the_table(frames):
+    async def main():
+        async with hosting() as (host, connect):
+            with trio.fail_after(60):
+                ada, bob = await started_pair(connect)
+                before = host.table.match.record()
+                mallory = await connect()
+                await mallory.hello()
+                for data in frames:
+                    if mallory.closed.is_set():
+                        break
+                    await mallory.send_raw(data)
+                await mallory.send(protocol.Ping(nonce=1))
+                assert host.table.match.record() == before
+                id = await ada.act(SCOUT)
+                assert isinstance(await ada.reply(id), protocol.Ack)
+                await bob.until(lambda: bob.version == 2)
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
