@@ -351,6 +351,6 @@ CLOSINGS: dict[str, str] = {
     "frame_too_large": "a frame's length prefix was above the cap",
     "rate_limited": "far too many messages",
     "replaced": "the seat was reclaimed by another connection",
-    "shutdown": "the host is shutting down",
+    "full": "the host serves as many connections as it can; try again later",
     "bye": "the client left",
 }

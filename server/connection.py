@@ -27,7 +27,9 @@ SERVER_NAME = "waddle 0.1.0"
 
 @dataclass
 class Limits:
-    """Timeouts (seconds), queue size (messages) and rate limit (messages per second)."""
+    """Timeouts (seconds), queue size (messages), rate limit (messages per second: ``rate``,
+    bursts of ``burst``; ``rate_close`` messages over it, forgiven at ``rate``, close the
+    connection) and the most connections a host serves at once."""
 
     handshake_timeout: float = 10.0
     idle_timeout: float = 30.0
@@ -37,6 +39,7 @@ class Limits:
     rate: float = 20.0
     burst: float = 40.0
     rate_close: int = 200
+    max_connections: int = 256
 
 
 class Connection:
@@ -55,7 +58,7 @@ class Connection:
         self._closing = False
         self._tokens = limits.burst
         self._refilled = 0.0
-        self._over = 0
+        self._over = 0.0
 
     # -- the table's side (never blocks) --------------------------------------------------------
 
@@ -190,7 +193,9 @@ class Connection:
     def _allowed(self, message: Any) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""
         now = trio.current_time()
-        self._tokens = min(self.limits.burst, self._tokens + (now - self._refilled) * self.limits.rate)
+        gained = (now - self._refilled) * self.limits.rate
+        self._tokens = min(self.limits.burst, self._tokens + gained)
+        self._over = max(0.0, self._over - gained)  # old excess is forgiven at the same rate
         self._refilled = now
         if self._tokens >= 1:
             self._tokens -= 1

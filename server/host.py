@@ -20,7 +20,8 @@ from pathlib import Path
 
 import trio
 
-from protocol.messages import Settings
+from protocol.framing import encode
+from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
 from server.table import Table
 from waddle.maps import Map
@@ -74,6 +75,8 @@ class Host:
             self.table = Table(config.settings, code=config.code, save=config.save, map=config.map,
                                **options)
         self.port: int | None = None
+        #: Connections being served now.
+        self.connections = 0
         self._ids = itertools.count(1)
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
@@ -101,8 +104,26 @@ class Host:
     async def handle(self, stream: trio.abc.Stream, label: str | None = None) -> None:
         """Serve one client over ``stream`` until it ends (never raises but cancellation)."""
         label = label or f"#{next(self._ids)}"
+        if self.connections >= self.config.limits.max_connections:
+            log.warning("%s refused: %d connections already", label, self.connections)
+            await _refuse(stream)
+            return
         log.debug("%s connected", label)
-        await Connection(stream, self.table, self.config.limits, label).run()
+        self.connections += 1
+        try:
+            await Connection(stream, self.table, self.config.limits, label).run()
+        finally:
+            self.connections -= 1
+
+
+async def _refuse(stream: trio.abc.Stream) -> None:
+    """Tell a connection over the limit that the host is full, and hang up."""
+    with trio.move_on_after(1):
+        try:
+            await stream.send_all(encode(Closing(code="full", message="the host serves too many connections")))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+    await trio.aclose_forcefully(stream)
 
 
 async def serve(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:

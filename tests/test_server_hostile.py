@@ -286,3 +286,34 @@ def test_fuzzed_frames_never_hurt_the_table(frames):
                 await bob.until(lambda: bob.version == 2)
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+async def test_connections_over_the_limit_are_told_the_host_is_full(autojump_clock):
+    async with hosting(config(limits=Limits(max_connections=2))) as (host, connect):
+        with trio.fail_after(10):
+            ada, bob = await connect(), await connect()
+            await ada.hello()
+            await bob.hello()
+            third = await connect()
+            closing = await third.expect(protocol.Closing)
+            await third.closed.wait()
+            await bob.stream.aclose()
+            while host.connections != 1:
+                await trio.sleep(0.1)  # virtual time
+            again = await connect()
+            assert (await again.hello()).protocol == protocol.PROTOCOL_VERSION
+    assert closing.code == "full"
+
+
+async def test_rate_limit_forgives_occasional_bursts(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await started_pair(connect)
+            for _ in range(6):  # 6 bursts of 70: 30 over the limit each, 180 in all
+                await ada.send_raw(b"".join(protocol.encode(protocol.Say(text="x")) for _ in range(70)))
+                await ada.until(lambda: sum(isinstance(m, protocol.Chat) for m in ada.received) > 0)
+                await trio.sleep(5)
+            id = await ada.act(SCOUT)
+            assert isinstance(await ada.reply(id), protocol.Ack)
+    assert not ada.of(protocol.Closing)
+    assert len(ada.of(protocol.Rejected)) >= 6 * 29
