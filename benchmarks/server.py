@@ -64,8 +64,9 @@ class BotClient:
     """A headless bot over TCP: joins, readies, plays random legal actions after ``think``."""
 
     def __init__(self, port: int, name: str, think: tuple[float, float], rng: random.Random,
-                 samples: list[float]) -> None:
+                 samples: list[float], gate: trio.Semaphore | None = None) -> None:
         self.port, self.name, self.think, self.rng, self.samples = port, name, think, rng, samples
+        self.gate = gate  # if given, every act waits for one of its permits
         self.game = None
         self.version = 0
         self.colour = self.token = None
@@ -119,6 +120,8 @@ class BotClient:
 
     async def act(self, framed, version: int) -> None:
         await trio.sleep(self.rng.uniform(*self.think))
+        if self.gate is not None:
+            await self.gate.acquire()
         self.ids += 1
         action = from_engine(self.rng.choice(self.game.legal_actions()))
         self.sent[version + 1] = time.perf_counter()
@@ -145,31 +148,39 @@ async def echo_server(tables: int, players: int) -> None:
         nursery.cancel_scope.cancel()
 
 
-async def echo_round_trips(port: int, count: int) -> list[float]:
+async def round_trips(echo_port: int, ports: list[int], count: int, batch: int = 50):
+    """Echo and action round trips, interleaved in batches so both meet the same conditions."""
     frame = protocol.encode(protocol.Act(id="123", version=17, token="x" * 32,
                                          action=protocol.PlaceAction(hex=(1, -2))))
-    out = []
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    echo: list[float] = []
+    action: list[float] = []
+    gate = trio.Semaphore(0)
+    stream = await trio.open_tcp_stream("127.0.0.1", echo_port)
     framed = FramedStream(stream, protocol.ClientMessage, protocol.MAX_CLIENT_FRAME)
-    for _ in range(count):
-        start = time.perf_counter()
-        await framed.send_bytes(frame)
-        await framed.receive()
-        out.append(time.perf_counter() - start)
+
+    async def games():
+        rng = random.Random(1)
+        for port in ports:
+            async with trio.open_nursery() as players:
+                for name in ("a", "b"):
+                    players.start_soon(BotClient(port, name, (0, 0), rng, action, gate).run)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(games)
+        while len(action) < count:
+            for _ in range(batch):
+                start = time.perf_counter()
+                await framed.send_bytes(frame)
+                await framed.receive()
+                echo.append(time.perf_counter() - start)
+            goal = len(action) + batch
+            for _ in range(batch):
+                gate.release()
+            while len(action) < goal:
+                await trio.sleep(0.001)
+        nursery.cancel_scope.cancel()
     await stream.aclose()
-    return out
-
-
-async def action_round_trips(ports: list[int], count: int) -> list[float]:
-    samples: list[float] = []
-    rng = random.Random(1)
-    for port in ports:
-        async with trio.open_nursery() as players:
-            for name in ("a", "b"):
-                players.start_soon(BotClient(port, name, (0, 0), rng, samples).run)
-        if len(samples) >= count:
-            break
-    return samples[:count]
+    return echo, action[:count]
 
 
 class Subprocess:
@@ -190,17 +201,15 @@ class Subprocess:
 
 def round_trip(count: int) -> None:
     echo_host = Subprocess("--echo-process", 1, 0)
+    host = Subprocess("--host-process", count // 25 + 10, 2)
     try:
-        echo = trio.run(echo_round_trips, echo_host.ports[0], count)
+        echo, action = trio.run(round_trips, echo_host.ports[0], host.ports, count)
     finally:
         echo_host.close()
-    host = Subprocess("--host-process", count // 20 + 5, 2)
-    try:
-        action = trio.run(action_round_trips, host.ports, count)
-    finally:
         host.close()
     e50, a50 = statistics.median(echo), statistics.median(action)
-    print(f"round trip over 127.0.0.1, {count} samples each (server in its own process):")
+    print(f"round trip over 127.0.0.1, {count} samples each, interleaved in batches of 50 "
+          f"(each server in its own process):")
     print(f"  plain trio TCP echo of an act frame: p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
     print(f"  act -> played (host checks, applies, broadcasts to 2 seats, acks):"
           f" p50 {ms(a50)}  p99 {ms(percentile(action, 99))}")
