@@ -189,6 +189,7 @@ class Connection:
                 self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
             elif message is not None:
                 self.table.handle(self, message)
+                await trio.lowlevel.checkpoint()  # let the writers send before the next read
 
     def _allowed(self, message: Any) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""
