@@ -347,7 +347,6 @@ CLOSINGS: dict[str, str] = {
     "protocol_version": "the client speaks another protocol version",
     "handshake": "no hello within the handshake timeout, or another message first",
     "idle": "nothing received within the idle timeout",
-    "slow": "the client read too slowly; its queue of messages filled up",
     "frame_too_large": "a frame's length prefix was above the cap",
     "rate_limited": "far too many messages",
     "replaced": "the seat was reclaimed by another connection",
