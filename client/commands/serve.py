@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
                         help="seats at the table, 2 to 5 (default 4)")
-    parser.add_argument("--seed", type=int, help="seed of the standard map (default: random)")
+    parser.add_argument("--seed", type=int,
+                        help="seed of the standard map and of the host's bots (default: random)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
     where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
@@ -86,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if save is None and args.resume is None:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
-                             code=args.code, save=save, resume=args.resume, grace=args.grace))
+                             code=args.code, save=save, resume=args.resume, grace=args.grace,
+                             seed=args.seed))
     try:
         trio.run(_serve, host)
     except BaseExceptionGroup as group:
