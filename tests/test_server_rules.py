@@ -259,3 +259,29 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
     bad.write_text(json.dumps(saved))
     with pytest.raises(RecordError, match=r"bad.json: actions\[0\]"):
         Host(config(resume=bad))
+
+
+async def test_a_returning_spectator_gets_exactly_the_missed_events(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            eve = await connect()
+            await eve.hello()
+            await eve.send(protocol.Watch(name="Eve"))
+            await eve.expect(protocol.Snapshot)
+            await eve.stream.aclose()
+            await ada.act(SCOUT)
+            await bob.until(lambda: bob.version == 2 and bob.my_turn())
+            await bob.act(bob.game.legal_actions()[0])
+            await ada.until(lambda: ada.version == 3)
+            back = await connect()
+            back.game, back.version = eve.game, eve.version
+            await back.hello()
+            await back.send(protocol.Watch(name="Eve", last_version=eve.version))
+            await back.expect(protocol.Watching)
+            await back.expect(protocol.Lobby)
+            await back.send(protocol.Act(id="x", version=3, token="", action=protocol.ScoutAction()))
+            reply = await back.reply("x")
+    assert [m.version for m in back.of(protocol.Played)] == [2, 3]
+    assert not back.of(protocol.Snapshot) and back.game.moves == host.table.match.game.moves
+    assert reply.code == "bad_token"  # spectators cannot act
