@@ -19,6 +19,7 @@ import msgspec
 import trio
 
 from protocol.messages import ClientMessage, ServerMessage
+from protocol.text import clean
 
 #: Cap on a frame body sent by a client (bytes).
 MAX_CLIENT_FRAME = 16 * 1024
@@ -76,7 +77,7 @@ def decode(decoder: msgspec.json.Decoder, body: bytes) -> Any:
         return decoder.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError,
             ValueError, TypeError) as exc:
-        raise BadMessage(str(exc)[:300]) from None
+        raise BadMessage(clean(str(exc), 300)) from None  # msgspec may quote the bad value
 
 
 class FramedStream:

@@ -130,6 +130,7 @@ class Connection:
             try:
                 return await self.framed.receive()
             except BadMessage as exc:
+                log.info("rejected a frame from %s: bad_message (%s)", self.label, exc)
                 self.send(Rejected(request="?", code="bad_message", message=str(exc)))
                 return None
             except FrameTooLarge as exc:

@@ -94,6 +94,14 @@ async def test_every_bad_body_is_a_bad_message_and_the_stream_goes_on(body):
     assert await reader.receive() == protocol.Ping(nonce=7)
 
 
+def test_bad_message_text_is_clean_even_when_msgspec_quotes_the_value():
+    decoder = protocol.decoder_for(protocol.ClientMessage)
+    with pytest.raises(BadMessage) as info:
+        protocol.decode(decoder, b'{"type": "\\u001b[2J\\u202eevil"}')
+    assert "\x1b" not in str(info.value) and "\u202e" not in str(info.value)
+    assert "evil" in str(info.value)
+
+
 async def test_unknown_fields_are_ignored():
     client, reader = server_side()
     await client.send_all(frame(b'{"type": "ping", "nonce": 1, "future": [1, 2]}'))
