@@ -24,7 +24,7 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import (
-    MAX_CHAT, PROTOCOL_VERSION, Ack, Act, Chat, Configure, FileMap, Join, Lobby, Played, Ready,
+    MAX_CHAT, MAX_MESSAGE, PROTOCOL_VERSION, Ack, Act, Chat, Configure, FileMap, Join, Lobby, Played, Ready,
     Reclaim, Rejected, Say, Seated, SeatInfo, Settings, Snapshot, Start, Started, Watch, Watching,
 )
 from protocol.text import clean, clean_name
@@ -248,6 +248,7 @@ class Table:
         peer.close("bye", "goodbye")
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
+        message = clean(message, MAX_MESSAGE)  # it may quote what the client sent
         log.info("rejected %s from %s: %s (%s)", request, peer.label, code, message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
