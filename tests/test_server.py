@@ -166,3 +166,20 @@ async def test_ownership_passes_to_a_connected_player_when_the_owner_drops(autoj
             started = await bob.expect(protocol.Started)
     assert started.record["players"] == ["red", "blue", "yellow"]
     assert host.table.seats[0].name == "Ada"  # the seat stays, held for a reclaim
+
+
+async def test_bundled_map_by_name(autojump_clock):
+    from waddle import bundled_map, bundled_maps
+    name = bundled_maps()[0]
+    async with hosting(config(map=None)) as (host, connect):
+        ada, bob = await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await bob.join("Bob")
+            await ada.send(protocol.Configure(settings=protocol.Settings(
+                players=2, map=protocol.BundledMap(name=name))))
+            await bob.expect(protocol.Lobby, settings=protocol.Settings(
+                players=2, map=protocol.BundledMap(name=name)))
+            await ada.send(protocol.Start())
+            started = await bob.expect(protocol.Started)
+    assert started.record["map"] == bundled_map(name).to_dict()
