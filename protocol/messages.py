@@ -100,6 +100,9 @@ class Settings(msgspec.Struct, kw_only=True):
     display option). ``turn_timer``: seconds a player has per turn before a bot plays for
     them (``null``: no timer). ``bots``: bot kinds (``waddle.bots``) that fill empty
     seats at the start, in seat order (empty: a full table of humans is needed).
+    ``seat_order``: the opening turn order; ``"random"`` shuffles the seats at the start
+    (seeded by the host's seed, else the standard map's, so a seed reproduces it),
+    ``"seated"`` keeps the order of joining, then the bot seats (RULES.md "Setup").
     """
 
     players: Annotated[int, Meta(ge=2, le=MAX_SEATS)] = 4
@@ -108,6 +111,7 @@ class Settings(msgspec.Struct, kw_only=True):
     realtime_score: bool = False
     turn_timer: Annotated[float, Meta(gt=0, le=86400)] | None = None
     bots: Annotated[list[Label], Meta(max_length=MAX_SEATS)] = msgspec.field(default_factory=list)
+    seat_order: Literal["random", "seated"] = "random"
 
 
 class SeatInfo(msgspec.Struct, kw_only=True):

@@ -47,6 +47,20 @@ def make_map(settings: Settings, players: int) -> tuple[Map, int | None]:
     return load_map(choice.path), None
 
 
+def opening_order(colours: Sequence[str], seat_order: str, seed: int | None) -> list[str]:
+    """The opening turn order of the seats ``colours``: as seated, or shuffled.
+
+    RULES.md "Setup": "Seating order is random (seeded) unless given." ``seat_order`` is
+    ``"seated"`` (``colours`` as given) or ``"random"``: shuffled by ``seed`` (the same
+    seed, the same order, in any process), or unpredictably when ``seed`` is ``None``.
+    """
+    order = list(colours)
+    if seat_order == "random":
+        rng = random.Random(f"waddle seat order {seed}") if seed is not None else random.SystemRandom()
+        rng.shuffle(order)
+    return order
+
+
 def check_settings(settings: Settings) -> None:
     """Raise ``ValueError`` (the message says why) if ``settings`` cannot be played."""
     for kind in settings.bots:
@@ -65,16 +79,18 @@ class Match:
 
     @classmethod
     def new(cls, settings: Settings, colours: Sequence[str], map: Map | None = None,
-            seed: int | None = None) -> Match:
-        """A new game for ``colours`` (opening turn order) with ``settings``, on ``map``
-        (made with ``seed``) if given, else on the map the settings choose.
+            seed: int | None = None, order_seed: int | None = None) -> Match:
+        """A new game for the seats ``colours`` (in seat order) with ``settings``, on ``map``
+        (made with ``seed``) if given, else on the map the settings choose. The opening
+        turn order is :func:`opening_order` (``order_seed``, else the map's seed).
 
         Raises:
             ValueError: the map cannot be made (see :func:`make_map`) or the players are wrong.
         """
         if map is None:
             map, seed = make_map(settings, len(colours))
-        return cls(Game(map, colours, mirror_match=settings.mirror_match), seed)
+        order = opening_order(colours, settings.seat_order, order_seed if order_seed is not None else seed)
+        return cls(Game(map, order, mirror_match=settings.mirror_match), seed)
 
     @classmethod
     def replay(cls, record: dict[str, Any], source: str = "<record>"

@@ -93,7 +93,8 @@ class Table:
         standin: the bot kind that plays for absent or timed-out players.
         bot_delay: seconds a bot seat waits before acting (0 in tests and benchmarks).
         map: a map to use instead of the one ``settings`` choose (hosts and tests).
-        seed: seeds the bots (``None``: random).
+        seed: seeds the bots and the opening turn order (``None``: random bots; the order
+            then follows the standard map's seed, or is random).
     """
 
     def __init__(self, settings: Settings | None = None, *, code: str | None = None,
@@ -113,6 +114,7 @@ class Table:
         self._bot_kinds: list[str | None] = []
         self._map = map
         self._prepared: tuple[Settings, Map | None, int | None] | None = None
+        self._seed = seed
         self._rng = random.Random(seed)
         self._choosers: dict[str, Chooser] = {}
         self._standins: set[str] = set()
@@ -182,7 +184,9 @@ class Table:
         self._broadcast_lobby()
 
     def start(self) -> None:
-        """Start the game: bots fill the empty seats, event 1 (``started``) goes to everybody.
+        """Start the game: bots fill the empty seats, the seats take the opening turn order
+        (shuffled unless ``settings.seat_order`` is ``"seated"``: :func:`server.match.opening_order`),
+        event 1 (``started``) goes to everybody.
 
         Raises:
             ValueError: already started, nobody seated, empty seats and no bots, or the
@@ -203,10 +207,11 @@ class Table:
         if map is None and self.map_ready:
             map, seed = self._prepared[1:]
         try:
-            self.match = Match.new(self.settings, [s.colour for s in self.seats + added], map, seed)
+            self.match = Match.new(self.settings, [s.colour for s in self.seats + added], map, seed,
+                                   order_seed=self._seed)
         except ValueError as exc:
             raise ValueError(f"cannot make the game: {exc}") from None
-        self.seats += added
+        self.seats = sorted(self.seats + added, key=lambda s: self.match.players.index(s.colour))
         self.phase = "playing"
         self._turn_started = trio.current_time()
         now = self._turn_started

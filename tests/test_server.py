@@ -34,7 +34,7 @@ async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_c
         assert [m.version for m in c.of((protocol.Started, protocol.Played))] == list(
             range(1, host.table.version + 1))
     assert host.table.version == 1 + len(final["actions"])
-    # the opening order is the seat order: Ada (blue) joined first
+    # seat_order "seated" (the kit's default): the opening order is the order of joining
     assert final["players"] == ["blue", "red"]
 
 
@@ -183,3 +183,39 @@ async def test_bundled_map_by_name(autojump_clock):
             await ada.send(protocol.Start())
             started = await bob.expect(protocol.Started)
     assert started.record["map"] == bundled_map(name).to_dict()
+
+
+async def _opening_order(seed: int | None, seat_order: str = "random",
+                         map_seed: int | None = 5) -> tuple[list[str], list[str]]:
+    """Ada (blue) seated, three random bots; the started record's players and the lobby's seats."""
+    settings = protocol.Settings(players=4, bots=["random"], seat_order=seat_order,
+                                 map=protocol.StandardMap(seed=map_seed))
+    async with hosting(config(map=None, seed=seed, settings=settings)) as (host, connect):
+        ada = await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada", "blue")
+            await ada.send(protocol.Start())
+            started = await ada.expect(protocol.Started)
+            lobby = await ada.expect(protocol.Lobby, phase="playing")
+    return started.record["players"], [s.colour for s in lobby.seats]
+
+
+async def test_the_opening_order_is_random_seeded_by_the_table_seed(autojump_clock):
+    # RULES.md Setup: "Seating order is random (seeded) unless given."
+    seated = ["blue", "red", "yellow", "green"]  # Ada first, then the bots in colour order
+    orders = {}
+    for seed in range(8):
+        players, seats = await _opening_order(seed)
+        assert seats == players and sorted(players) == sorted(seated)
+        assert (await _opening_order(seed))[0] == players  # same seed, same order
+        orders[seed] = players
+    assert any(order != seated for order in orders.values())
+    assert len({tuple(order) for order in orders.values()}) > 1
+    # without a table seed the standard map's seed decides, so the record's seed reproduces it
+    assert (await _opening_order(None, map_seed=11))[0] == (await _opening_order(None, map_seed=11))[0]
+
+
+async def test_seat_order_seated_keeps_the_order_of_joining(autojump_clock):
+    for seed in range(4):
+        players, seats = await _opening_order(seed, "seated")
+        assert players == seats == ["blue", "red", "yellow", "green"]

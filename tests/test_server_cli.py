@@ -133,3 +133,13 @@ def test_serve_refuses_bad_options_in_one_line(args, message):
     proc = subprocess.run([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],
                           capture_output=True, text=True, timeout=20)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args, seat_order", [([], "random"), (["--seat-order", "seated"], "seated")])
+def test_serve_and_host_take_the_seat_order(args, seat_order):
+    from client.cli import build_parser
+    from client.commands.serve import settings_from
+
+    for command in ("serve", "host"):
+        parsed = build_parser(command).parse_args([command, *args])
+        assert settings_from(parsed).seat_order == seat_order

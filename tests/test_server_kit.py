@@ -155,7 +155,7 @@ class Client:
 
 def config(**kw: Any) -> ServerConfig:
     kw.setdefault("map", MAP2)
-    kw.setdefault("settings", protocol.Settings(players=2))
+    kw.setdefault("settings", protocol.Settings(players=2, seat_order="seated"))
     kw.setdefault("seed", 1)
     return ServerConfig(**kw)
 

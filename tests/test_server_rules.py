@@ -247,7 +247,7 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
             Host(config(resume=bad))
     # a plain game record (no "host" part) is not a host's save file
     from server.match import Match
-    game = Match.new(protocol.Settings(players=2), ["red", "blue"], MAP2)
+    game = Match.new(protocol.Settings(players=2, seat_order="seated"), ["red", "blue"], MAP2)
     bad.write_text(json.dumps(game.record()))
     with pytest.raises(RecordError, match="host"):
         Host(config(resume=bad))

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     code = None if args.open else args.code or secrets.token_hex(3)
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
-                               code=code, save=save, resume=args.resume, grace=args.grace))
+                               code=code, save=save, resume=args.resume, grace=args.grace,
+                               seed=args.seed))
     client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)

@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bot kinds that fill empty seats when the owner starts, in seat "
                              "order; the last repeats (random, greedy, search)")
+    parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
+                        help="opening turn order: shuffled at the start, seeded by --seed "
+                             "(default), or as seated (the order of joining, then the bots)")
     parser.add_argument("--code", help="join code players must give (default: none)")
     parser.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
@@ -68,7 +71,7 @@ def settings_from(args: argparse.Namespace):
         map = StandardMap(seed=args.seed)
     settings = Settings(players=args.players, map=map, mirror_match=args.mirror,
                         realtime_score=args.realtime_score, turn_timer=args.turn_timer,
-                        bots=list(args.bots))
+                        bots=list(args.bots), seat_order=args.seat_order)
     check_settings(settings)
     return settings
 
