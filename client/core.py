@@ -51,6 +51,10 @@ from waddle.errors import RecordError
 
 #: Closing codes after which reconnecting cannot help.
 FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake"})
+#: Closing codes that refuse a connection for now: retried with backoff, even the first one.
+BUSY_CLOSINGS = frozenset({"full"})
+#: Attempts at a busy host before the first seat, without ``max_attempts`` (about 15-30 s).
+BUSY_ATTEMPTS = 8
 #: Join/reclaim/watch rejections after which reconnecting cannot help.
 FINAL_REJECTIONS = frozenset({"bad_code", "table_full", "started", "bad_token", "already_joined",
                               "bad_message"})
@@ -83,11 +87,12 @@ class _Pending:
 
 
 class _Reconnect(Exception):
-    """End this connection and connect again (``resync``: ask for a full snapshot)."""
+    """End this connection and connect again (``resync``: ask for a full snapshot;
+    ``busy``: the host refused the connection for now, so even a first one is retried)."""
 
-    def __init__(self, reason: str, resync: bool = False) -> None:
+    def __init__(self, reason: str, resync: bool = False, busy: bool = False) -> None:
         super().__init__(reason)
-        self.resync = resync
+        self.resync, self.busy = resync, busy
 
 
 class Client:
@@ -104,6 +109,8 @@ class Client:
         reconnect: reconnect after losing the link (else close).
         backoff: reconnect delays (default :class:`Backoff` with a random seed).
         max_attempts: consecutive failed reconnects before giving up (``None``: never).
+            A host that is full (closing ``full``) is retried with backoff even before the
+            first seat: up to ``max_attempts`` times, or :data:`BUSY_ATTEMPTS`.
         heartbeat: seconds between pings sent to the host.
         dead_after: seconds of silence from the host after which the link counts as dead.
         connect_timeout: seconds allowed for the TCP connect and the handshake.
@@ -171,11 +178,12 @@ class Client:
     async def _connect_loop(self, task_status) -> str:
         resync = False
         while True:
+            busy = False
             try:
                 await self._session(resync, task_status)
                 reason, resync = "the host closed the connection", False
             except _Reconnect as exc:
-                reason, resync = str(exc), exc.resync
+                reason, resync, busy = str(exc), exc.resync, exc.busy
             except (OSError, ProtocolError, trio.TooSlowError) as exc:
                 reason, resync = _describe(exc), False
             except ClientError as exc:
@@ -183,13 +191,16 @@ class Client:
                     raise
                 return str(exc)
             self._framed = None
+            self.last_error = reason
             if not self._seated_once:
-                raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
+                if not busy or self.backoff.attempts >= (self.max_attempts or BUSY_ATTEMPTS):
+                    raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
+                await trio.sleep(self.backoff.next())
+                continue
             if not self.reconnect or self.state.finished:
                 return reason
             if self.max_attempts is not None and self.backoff.attempts >= self.max_attempts:
                 return f"gave up after {self.backoff.attempts} attempts: {reason}"
-            self.last_error = reason
             self.state.set_status(Status.RECONNECTING)
             if not resync:
                 await trio.sleep(self.backoff.next())
@@ -251,7 +262,7 @@ class Client:
 
     def _check_welcome(self, message) -> None:
         if isinstance(message, Closing):
-            raise ClientError(f"refused by the host ({message.code}): {message.message}")
+            self._closing(message)
         if not isinstance(message, Welcome):
             raise ProtocolError(f"expected welcome, got {type(message).__name__}")
 
@@ -315,9 +326,9 @@ class Client:
 
     def _closing(self, message: Closing) -> None:
         text = f"the host closed the connection ({message.code}): {message.message}"
-        if message.code in FINAL_CLOSINGS or (message.code == "shutdown" and self.state.finished):
+        if message.code in FINAL_CLOSINGS:
             raise ClientError(text)
-        raise _Reconnect(text)
+        raise _Reconnect(text, busy=message.code in BUSY_CLOSINGS)
 
     async def _writer(self, framed: FramedStream) -> None:
         async for message in self._outbox:

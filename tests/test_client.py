@@ -263,6 +263,45 @@ async def test_a_final_refusal_fails_connect_with_one_attempt(fake, autojump_clo
     assert host.connections == 1
 
 
+async def test_a_full_host_is_retried_with_backoff_before_and_after_the_first_seat(
+        fake, autojump_clock):
+    full = protocol.Closing(code="full", message="the host serves too many connections")
+
+    async def script(host, framed, i):
+        await host.expect(framed, protocol.Hello)
+        if i in (0, 1, 3):  # busy twice before the first seat, once after the link drops
+            await framed.send(full)
+            return
+        await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
+                                           phase="lobby"))
+        await host.expect(framed, (protocol.Join, protocol.Reclaim))
+        await host.seat(framed)
+        if i == 4:
+            await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(120):
+        async with connect("127.0.0.1", port, name="Ada", backoff=Backoff(seed=1)) as client:
+            assert client.state.colour == "red" and host.connections == 3
+            await client.wait_for(lambda s: client.reconnects == 1)
+            assert client.state.status is Status.CONNECTED and host.connections == 5
+    requests = [m for m in host.received if isinstance(m, (protocol.Join, protocol.Reclaim))]
+    assert [type(m) for m in requests] == [protocol.Join, protocol.Reclaim]
+    assert requests[1].token == "secret"
+
+
+async def test_a_host_that_stays_full_fails_connect_after_its_attempts(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.expect(framed, protocol.Hello)
+        await framed.send(protocol.Closing(code="full", message="busy"))
+
+    host, port = await fake(script)
+    with trio.fail_after(600), pytest.raises(ClientError, match=r"cannot connect .*\(full\)"):
+        async with connect("127.0.0.1", port, name="Ada", max_attempts=3):
+            pass
+    assert host.connections == 4
+
+
 async def test_connection_refused_is_one_clear_error():
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
