@@ -16,12 +16,16 @@ NameOf = Callable[[str], str]
 
 
 def describe_played(played: Played, name_of: NameOf) -> str:
-    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event."""
+    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event.
+
+    Moves are numbered from 1: the action's place in the game (its event version - 1,
+    since event 1 is the start).
+    """
     after = [e["type"] for e in played.events[1:]]
     notes = {"round_ended": "round ends", "half_ended": "half ends", "game_ended": "game over"}
     note = ", ".join(notes[t] for t in after if t in notes)
     who = clean(name_of(played.player))[:24] + (f" [{played.bot}]" if played.bot else "")
-    return f"{played.version:>4}  {played.player:<6} {who:<24} {str(to_engine(played.action)):<14} {note}".rstrip()
+    return f"{played.version - 1:>4}  {played.player:<6} {who:<24} {str(to_engine(played.action)):<14} {note}".rstrip()
 
 
 def score_lines(game: Game, name_of: NameOf) -> list[str]:

@@ -45,6 +45,7 @@ def test_demo_prints_moves_the_final_board_scores_and_the_record(tmp_path, capsy
     assert f"record saved to {path}" in out
     moves = [line for line in out.splitlines() if re.match(r"\s*\d+\s+(red|blue)\s", line)]
     assert len(moves) == len(game)
+    assert [int(line.split()[0]) for line in moves] == list(range(1, len(game) + 1))
     for line, (player, action) in zip(moves, game.moves):
         assert player in line and str(action) in line
     for player, score in game.result().scores.items():
@@ -58,6 +59,24 @@ def test_demo_bad_bots_is_one_line(capsys):
     assert err.count("\n") == 1 and "unknown bot 'clever'" in err
     assert main(["demo", "--players", "2", "--bots", "random", "random", "greedy"]) == 2
     assert "3 bots for 2 players" in capsys.readouterr().err
+
+
+def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
+    import waddle.bots
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, game):
+            raise ZeroDivisionError("the bot divided by zero")
+
+    real = waddle.bots.make_bot
+    monkeypatch.setattr(waddle.bots, "make_bot",
+                        lambda kind, seed, **kw: Broken() if seed % 10 == 1 else real(kind, seed, **kw))
+    assert main(["demo", "--players", "2", "--seed", "3", "--pace", "0", "--bots", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "Tux (random) stopped: ZeroDivisionError: the bot divided by zero" in err
 
 
 @contextmanager

@@ -59,7 +59,13 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     path = Path(args.record or Path(tempfile.gettempdir()) / f"waddle-demo-{seed}.json")
     pace = 0.0 if args.json else args.pace
-    game, names = trio.run(play_demo, kinds, seed, args.seconds, pace, not args.json)
+    from client.cli import UserError
+    from client.core import ClientError
+
+    try:
+        game, names = trio.run(play_demo, kinds, seed, args.seconds, pace, not args.json)
+    except ClientError as exc:
+        raise UserError(str(exc)) from None
     save_record(path, to_record(game, seed=seed))
     if args.json:
         from client.commands.replay import result_json
@@ -77,14 +83,15 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     Returns ``(game, names)``: the host's finished game and each colour's seat name.
 
     Raises:
-        client.core.ClientError: a client lost the game (it should not).
-        RuntimeError: a client's replica disagrees with the host's game.
+        client.core.ClientError: a bot client failed (lost its connection, or its bot
+            raised: the message names the seat and the error), or a client's replica
+            disagrees with the host's game.
     """
     import trio
 
     from client.botplay import play
     from client.commands.bot import print_moves
-    from client.core import connect
+    from client.core import ClientError, connect
     from protocol import Settings, StandardMap
     from server.host import Host, ServerConfig
     from waddle.bots import make_bot
@@ -93,31 +100,45 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     settings = Settings(players=len(kinds), map=StandardMap(seed=seed))
     host = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=seed))
     clients = []
+    failures: list[str] = []
+    stop = trio.CancelScope()
 
     async def seat(i: int, kind: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
         options = {"seconds": seconds} if kind == "search" else {}
         bot = make_bot(kind, seed * 10 + i, **options)
-        async with connect("127.0.0.1", port, name=f"{NAMES[i]} ({kind})",
-                           software=f"waddle-demo/{kind}") as client:
-            clients.append(client)
-            task_status.started()
-            await play(client, bot, pace=pace)
+        seated = False
+        try:
+            async with connect("127.0.0.1", port, name=f"{NAMES[i]} ({kind})",
+                               software=f"waddle-demo/{kind}") as client:
+                clients.append(client)
+                seated = True
+                task_status.started()
+                await play(client, bot, pace=pace)
+        except Exception as exc:  # one line for the user, whatever went wrong in a seat
+            why = str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}"
+            failures.append(f"{NAMES[i]} ({kind}) stopped: {why}")
+            stop.cancel()
+            if not seated:
+                task_status.started()
 
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(host.run)
-        if verbose:
-            print(f"waddle demo: {len(kinds)} bots on 127.0.0.1:{port}, seed {seed}", flush=True)
-        async with trio.open_nursery() as players:
-            await players.start(seat, 0, kinds[0])
+    with stop:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
             if verbose:
-                players.start_soon(print_moves, clients[0])
-            for i, kind in enumerate(kinds[1:], 1):
-                await players.start(seat, i, kind)
-        game = host.table.match.position()
-        nursery.cancel_scope.cancel()
+                print(f"waddle demo: {len(kinds)} bots on 127.0.0.1:{port}, seed {seed}", flush=True)
+            async with trio.open_nursery() as players:
+                await players.start(seat, 0, kinds[0])
+                if verbose and clients:
+                    players.start_soon(print_moves, clients[0])
+                for i, kind in enumerate(kinds[1:], 1):
+                    await players.start(seat, i, kind)
+            nursery.cancel_scope.cancel()
+    if failures:
+        raise ClientError(failures[0])
+    game = host.table.match.position()
     for client in clients:
         if to_record(client.state.game) != to_record(game):
-            raise RuntimeError(f"{client.state.colour}'s game differs from the host's")
+            raise ClientError(f"{client.state.colour}'s game differs from the host's")
     return game, {s.colour: s.name for s in clients[0].state.seats}
 
 
