@@ -143,3 +143,19 @@ def test_serve_and_host_take_the_seat_order(args, seat_order):
     for command in ("serve", "host"):
         parsed = build_parser(command).parse_args([command, *args])
         assert settings_from(parsed).seat_order == seat_order
+
+
+def test_join_command_and_the_hosts_own_code_help(capsys):
+    import socket
+
+    from client.cli import build_parser
+    from client.commands.serve import join_command
+
+    assert join_command("127.0.0.1", 7777, "fjord") == "waddle join 127.0.0.1:7777 --code fjord"
+    assert join_command("::1", "{port}", None) == "waddle join [::1]:{port}"
+    assert join_command("0.0.0.0", 1, None) == f"waddle join {socket.gethostname()}:1"
+    for command, words in (("serve", "(default: none)"), ("host", "(default: a random one)")):
+        with pytest.raises(SystemExit):
+            build_parser(command).parse_args([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert f"--code CODE join code players must give {words}" in out

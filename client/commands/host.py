@@ -18,8 +18,7 @@ from client.ui import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    serve.add_arguments(parser)
-    parser._option_string_actions["--code"].help = "join code players must give (default: a random one)"
+    serve.add_arguments(parser, code_help="join code players must give (default: a random one)")
     parser.add_argument("--open", action="store_true", help="no join code: anyone may join")
     parser.add_argument("--log", metavar="FILE",
                         help="write the host's log (at --log-level) to FILE; the screen is the UI's")
@@ -47,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)
     local = "127.0.0.1" if args.address in ("0.0.0.0", "") else args.address
-    join = f"waddle join {serve._shown(args.address)}:{{port}}{f' --code {code}' if code else ''}"
+    join = serve.join_command(args.address, "{port}", code)
     if args.port:
         print(f"Hosting on {args.address}:{args.port}. Others join with:  {join.format(port=args.port)}")
     session = RemoteSession(local, args.port, client_options=client_options, server=server,

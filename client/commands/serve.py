@@ -15,7 +15,9 @@ import argparse
 DEFAULT_PORT = 7777
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser,
+                  code_help: str = "join code players must give (default: none)") -> None:
+    """The host's options (shared with ``waddle host``, which gives its own ``--code`` help)."""
     parser.add_argument("--address", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -38,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
                         help="opening turn order: shuffled at the start, seeded by --seed "
                              "(default), or as seated (the order of joining, then the bots)")
-    parser.add_argument("--code", help="join code players must give (default: none)")
+    parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
                              "(default 30)")
@@ -125,17 +127,24 @@ def _announce(host, port: int) -> None:
     table = host.table
     print(f"Waddle host on {host.config.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
-    join = f"waddle join {_shown(host.config.address)}:{port}"
-    print(f"join with:  {join}{f' --code {table.code}' if table.code else ''}", flush=True)
+    print(f"join with:  {join_command(host.config.address, port, table.code)}", flush=True)
     if table.save_path:
         print(f"saving to:  {table.save_path}", flush=True)
     print("Ctrl-C stops the host; --resume FILE continues the game.", flush=True)
 
 
-def _shown(address: str) -> str:
-    """The address to give players (the listening one, or this machine's name for all interfaces)."""
+def join_command(address: str, port: int | str, code: str | None) -> str:
+    """What players type to join a host listening on ``address``:``port`` with ``code``,
+    e.g. ``"waddle join 127.0.0.1:7777 --code 3fa9c1"``.
+
+    The address shown is the listening one, or this machine's name when the host listens
+    on every interface; an IPv6 address is bracketed. ``port`` may be a placeholder such
+    as ``"{port}"`` for a port not known yet.
+    """
     if address in ("0.0.0.0", "::", ""):
         import socket
 
-        return socket.gethostname()
-    return f"[{address}]" if ":" in address else address
+        shown = socket.gethostname()
+    else:
+        shown = f"[{address}]" if ":" in address else address
+    return f"waddle join {shown}:{port}" + (f" --code {code}" if code else "")
