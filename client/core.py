@@ -22,6 +22,11 @@ and the last version seen, so the host sends exactly the missing events or a sna
 then it resends every unacknowledged action with its original client action id (the
 host applies an action id at most once, ``docs/protocol.md``).
 
+With a ``seat_store`` (:class:`client.seats.SeatStore`, as ``waddle join`` and
+``waddle bot`` use) the seat survives the program too: its token is remembered in a
+private per-user file, keyed by the host's address, the table's id and the name, and the
+next client for that table reclaims it before trying a fresh ``join``.
+
 From a UI on the same trio run (guest mode), never block: :meth:`Client.act_nowait`,
 :meth:`Client.say_nowait` and :meth:`Client.send_nowait` queue work for the client's
 tasks and return ``False`` (recording why in ``state.last_error``) when they cannot.
@@ -39,6 +44,7 @@ from dataclasses import dataclass, field
 import trio
 
 from client.backoff import Backoff
+from client.seats import SeatStore
 from client.state import Desync, Status, TableState
 from protocol import (
     PROTOCOL_VERSION, Ack, Act, Closing, ConnectionClosed, FramedStream, Hello, Join, Leave, Lobby,
@@ -64,6 +70,14 @@ OUTBOX_SIZE = 64
 
 class ClientError(Exception):
     """The client cannot go on (refused by the host, closed); ``str()`` says why."""
+
+
+class _SeatRefused(ClientError):
+    """The host refused the seat request for good (``code``: a rejection code)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class ActionRejected(ClientError):
@@ -115,6 +129,11 @@ class Client:
         dead_after: seconds of silence from the host after which the link counts as dead.
         connect_timeout: seconds allowed for the TCP connect and the handshake.
         software: the ``hello.client`` string.
+        seat_store: where seat tokens are remembered across runs
+            (:class:`client.seats.SeatStore`; ``None``: nowhere). With one, a client
+            without ``token`` first reclaims the seat remembered for this host, table
+            and ``name`` (falling back to ``join`` if the host refuses the token), and
+            every seat it is given is remembered.
 
     Run it with :meth:`run` in a nursery (``nursery.start(client.run)``), or use
     :func:`connect`. Read :attr:`state` at any time; :attr:`token` is the seat's secret
@@ -127,7 +146,7 @@ class Client:
                  reconnect: bool = True, backoff: Backoff | None = None,
                  max_attempts: int | None = None, heartbeat: float = 10.0,
                  dead_after: float = 30.0, connect_timeout: float = 10.0,
-                 software: str = "waddle-client") -> None:
+                 software: str = "waddle-client", seat_store: SeatStore | None = None) -> None:
         self.host, self.port = host, port
         self.name, self.colour, self.code = name, colour, code
         self.token = token
@@ -137,6 +156,8 @@ class Client:
         self.max_attempts = max_attempts
         self.heartbeat, self.dead_after, self.connect_timeout = heartbeat, dead_after, connect_timeout
         self.software = software
+        self.seat_store = seat_store
+        self._table_id = ""
         self.state = TableState()
         self.last_error: str | None = None
         self._ids = itertools.count(1)
@@ -239,9 +260,7 @@ class Client:
         async with stream:
             with trio.fail_after(self.connect_timeout):
                 await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software))
-                self._check_welcome(await framed.receive())
-                await framed.send(self._seat_request(resync))
-                await self._await_seat(framed)
+                await self._take_seat(framed, await framed.receive(), resync)
             self._framed = framed
             self.backoff.reset()
             self.state.set_status(Status.CONNECTED)
@@ -260,16 +279,47 @@ class Client:
             except BaseExceptionGroup as group:
                 raise _leaf(group) from None
 
+    async def _take_seat(self, framed: FramedStream, welcome, resync: bool) -> None:
+        """After ``welcome``: join, reclaim or watch, and receive up to the table's state.
+
+        Without a token, a seat remembered in :attr:`seat_store` is reclaimed first; if
+        the host refuses that token it is forgotten and the client joins.
+        """
+        self._check_welcome(welcome)
+        self._table_id = welcome.table
+        remembered = self._remembered()
+        await framed.send(self._seat_request(resync, remembered))
+        try:
+            await self._await_seat(framed)
+        except _SeatRefused as exc:
+            if remembered is None or exc.code != "bad_token":
+                raise
+            self.seat_store.forget(remembered)
+            await framed.send(self._seat_request(resync))
+            await self._await_seat(framed)
+
     def _check_welcome(self, message) -> None:
         if isinstance(message, Closing):
             self._closing(message)
         if not isinstance(message, Welcome):
             raise ProtocolError(f"expected welcome, got {type(message).__name__}")
 
-    def _seat_request(self, resync: bool):
+    def _store_key(self) -> tuple[str, str, str] | None:
+        """``(HOST:PORT, table id, name)`` for :attr:`seat_store`, or ``None`` (no store, a
+        spectator, or a host that gives no table id)."""
+        if self.seat_store is None or self.watch or not self._table_id:
+            return None
+        return f"{self.host}:{self.port}", self._table_id, self.name
+
+    def _remembered(self) -> str | None:
+        key = self._store_key()
+        return self.seat_store.lookup(*key) if key and self.token is None else None
+
+    def _seat_request(self, resync: bool, token: str | None = None):
         last = 0 if resync else self.state.version
-        if self.token is not None:
-            return Reclaim(token=self.token, last_version=last)
+        token = token or self.token
+        if token is not None:
+            return Reclaim(token=token, last_version=last)
         if self.watch:
             return Watch(name=self.name, code=self.code, last_version=last)
         return Join(name=self.name, colour=self.colour, code=self.code)
@@ -282,12 +332,15 @@ class Client:
             if isinstance(message, Rejected):
                 error = f"refused by the host ({message.code}): {message.message}"
                 if message.code in FINAL_REJECTIONS:
-                    raise ClientError(error)
+                    raise _SeatRefused(error, message.code)
                 raise _Reconnect(error)
             if isinstance(message, Closing):
                 self._closing(message)
             if isinstance(message, Seated):
                 self.token = message.token
+                key = self._store_key()
+                if key:
+                    self.seat_store.remember(*key, message.colour, message.token)
             seated = seated or isinstance(message, (Seated, Watching))
             self._handle(message)
             if seated and isinstance(message, (Lobby, Snapshot)):

@@ -221,12 +221,18 @@ ClientMessage = Hello | Join | Reclaim | Watch | Configure | Start | Ready | Say
 
 
 class Welcome(_Message, tag="welcome"):
-    """Answer to :class:`Hello`: the host speaks this ``protocol``; ``code_required``: joining needs the code."""
+    """Answer to :class:`Hello`: the host speaks this ``protocol``; ``code_required``: joining needs the code.
+
+    ``table``: the table's id, random, kept when a saved game is resumed (empty from a
+    host that has none). A client may key what it remembers (its seat token) by the
+    host's address and this id, so a token is never offered to another game.
+    """
 
     protocol: int
     server: str
     code_required: bool
     phase: Phase
+    table: Label = ""
 
 
 class Seated(_Message, tag="seated"):

@@ -158,7 +158,8 @@ class Connection:
                                            f"not {message.protocol}")
             return False
         self.send(Welcome(protocol=PROTOCOL_VERSION, server=SERVER_NAME,
-                          code_required=self.table.code is not None, phase=self.table.phase))
+                          code_required=self.table.code is not None, phase=self.table.phase,
+                          table=self.table.id))
         return True
 
     async def _serve(self) -> None:

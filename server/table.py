@@ -79,6 +79,7 @@ class _SavedTable(msgspec.Struct):
     seats: list[_SavedSeat]
     bots: list[str | None]
     code: str | None = None
+    table: str = ""
 
 
 class Table:
@@ -106,6 +107,8 @@ class Table:
         self.grace = grace
         self.standin = standin
         self.bot_delay = bot_delay
+        #: The table's id (``welcome.table``): random, kept by a resume.
+        self.id = secrets.token_hex(8)
         self.phase = "lobby"
         self.seats: list[Seat] = []
         self.peers: set[Peer] = set()
@@ -517,7 +520,7 @@ class Table:
     def save_data(self) -> dict[str, Any]:
         """The save file's content: the game record plus ``host`` (settings, seats with tokens)."""
         host = _SavedTable(
-            protocol=PROTOCOL_VERSION, settings=self.settings, code=self.code,
+            protocol=PROTOCOL_VERSION, settings=self.settings, code=self.code, table=self.id,
             seats=[_SavedSeat(s.colour, s.name, s.token, s.bot, dict(s.acted)) for s in self.seats],
             bots=list(self._bot_kinds))
         return self.match.record(host=msgspec.to_builtins(host))
@@ -573,6 +576,7 @@ class Table:
         if [s.colour for s in saved.seats] != list(match.players) or len(saved.bots) != len(played):
             raise RecordError(f"{path}: host: the seats or bots do not match the record")
         table = cls(saved.settings, code=saved.code, save=options.pop("save", path), **options)
+        table.id = saved.table or table.id
         table.match = match
         table.seats = [Seat(s.colour, s.name, s.token, s.bot, True, acted=dict(s.acted))
                        for s in saved.seats]

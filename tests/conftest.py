@@ -26,6 +26,13 @@ def game_fingerprint(game: Game) -> tuple:
     )
 
 
+@pytest.fixture(autouse=True)
+def _private_state_home(tmp_path_factory, monkeypatch):
+    """Seat tokens that clients remember (``client.seats``) go to a fresh folder, never
+    the user's own ``~/.local/state``."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture(scope="session")
 def fingerprint():
     """The function :func:`game_fingerprint` (session-scoped, so hypothesis tests may use it)."""

@@ -121,6 +121,10 @@ def test_bot_command_plays_a_seat_to_the_end(capsys):
     out = capsys.readouterr().out
     assert game.is_over
     assert re.search(r"seated as \w+ \(Robo\)", out)
+    # the seat's token is remembered for a restart, never printed
+    from client.seats import SeatStore
+    token = next(seat.token for seat in host.table.seats if seat.name == "Robo")
+    assert token not in out and SeatStore().lookup(f"127.0.0.1:{port}", host.table.id, "Robo") == token
     for player, score in game.result().scores.items():
         assert re.search(rf"{player} \(.*\)\s+{score.waddles}\s+{score.pools}\s+{score.total}$",
                          out, re.M)

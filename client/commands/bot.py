@@ -2,7 +2,9 @@
 
 Joins the table at HOST:PORT (or reclaims a seat with ``--token``), says it is ready,
 plays every turn of its seat with a built-in bot (``waddle.bots``) and prints its moves
-and the final scores. Reconnects by itself if the link drops.
+and the final scores. Reconnects by itself if the link drops. The seat's token is
+remembered (:mod:`client.seats`, never printed): run it again with the same address and
+``--name`` and it takes its seat back.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
                         help="preferred colour (default: the first free one)")
-    parser.add_argument("--token", help="reclaim the seat with this token instead of joining")
+    parser.add_argument("--token", help="reclaim the seat with this token (default: the seat "
+                                        "remembered for this address and --name, else join)")
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
     parser.add_argument("--seconds", type=float, default=0.5,
                         help="search bot's time budget per move, seconds (default 0.5)")
@@ -49,14 +52,15 @@ async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
     from client.cli import UserError
     from client.core import ClientError, connect
     from client.report import score_lines
+    from client.seats import SeatStore
 
     try:
         async with connect(host, port, name=args.name, colour=args.colour, code=args.code,
-                           token=args.token, software=f"waddle-bot/{args.strategy}") as client:
+                           token=args.token, software=f"waddle-bot/{args.strategy}",
+                           seat_store=SeatStore()) as client:
             state = client.state
             if not args.quiet:
-                print(f"seated as {state.colour} ({state.name}); to reclaim this seat: "
-                      f"--token {client.token}", flush=True)
+                print(f"seated as {state.colour} ({state.name})", flush=True)
             if args.start:
                 await client.start()
             async with trio.open_nursery() as nursery:

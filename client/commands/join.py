@@ -1,4 +1,8 @@
-"""``waddle join HOST:PORT``: take a seat at a hosted table and play in the terminal UI."""
+"""``waddle join HOST:PORT``: take a seat at a hosted table and play in the terminal UI.
+
+The seat's token is remembered (:mod:`client.seats`): run the same command again (same
+address and ``--name``) after the terminal closed, and it takes the seat back.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return open_table(args, colour=args.colour)
+    from client.seats import SeatStore
+
+    return open_table(args, colour=args.colour, seat_store=SeatStore())
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> None:
