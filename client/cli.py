@@ -29,6 +29,21 @@ class UserError(Exception):
     """A mistake the user can fix; printed as one line, exit status 2."""
 
 
+def seconds(text: str) -> float:
+    """An ``argparse`` type: a finite, non-negative number of seconds (not ``nan``/``inf``).
+
+    Raises:
+        argparse.ArgumentTypeError: anything else (argparse prints it and exits 2).
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a finite number of seconds, 0 or more: {text!r}")
+    return value
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; only ``command``'s module is imported, for its arguments."""
     parser = argparse.ArgumentParser(

@@ -10,6 +10,7 @@ import socket
 import threading
 from contextlib import contextmanager
 
+import pytest
 import trio
 
 from client.botplay import play
@@ -140,3 +141,34 @@ def test_bot_command_errors_are_one_line(capsys):
     assert main(["bot", f"127.0.0.1:{port}", "--strategy", "random"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"cannot connect to 127.0.0.1:{port}" in err
+
+
+def test_demo_output_cut_short_by_its_reader_is_no_traceback():
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "demo", "--players", "2", "--seed", "1",
+                             "--pace", "0", "--bots", "random"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = [proc.stdout.readline() for _ in range(2)]
+    proc.stdout.close()                      # as `waddle demo | head -2` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 0 and "Traceback" not in err and err == ""
+    assert first[0].startswith("waddle demo: 2 bots on 127.0.0.1:")
+
+
+
+@pytest.mark.parametrize("argv", [
+    ["demo", "--seconds", "nan"], ["demo", "--pace", "inf"], ["bot", "127.0.0.1:1", "--seconds", "nan"],
+    ["serve", "--grace", "nan"], ["serve", "--turn-timer", "inf"], ["play", "--pace", "-1"],
+])
+def test_seconds_that_are_not_finite_or_are_negative_are_refused(argv, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2 and "finite number of seconds" in capsys.readouterr().err
+
+
+def test_a_search_bot_without_a_finite_budget_is_refused():
+    for budget in (float("nan"), float("inf"), 0.0):
+        with pytest.raises(ValueError, match="positive"):
+            make_bot("search", 1, seconds=budget)

@@ -129,7 +129,7 @@ class SearchBot:
                  iterations: int | None = None, exploration: float = 0.7) -> None:
         if seconds is None and iterations is None:
             raise ValueError("the search bot needs a time budget, an iteration budget or both")
-        if (seconds is not None and seconds <= 0) or (iterations is not None and iterations < 1):
+        if (seconds is not None and not 0 < seconds < float("inf")) or (iterations is not None and iterations < 1):
             raise ValueError("search budgets must be positive")
         self._rng = random.Random(seed)
         self.seconds = seconds

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from client.cli import seconds
+
 STRATEGIES = ("random", "greedy", "search")
 
 
@@ -25,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", help="reclaim the seat with this token (default: the seat "
                                         "remembered for this address and --name, else join)")
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
-    parser.add_argument("--seconds", type=float, default=0.5,
+    parser.add_argument("--seconds", type=seconds, default=0.5,
                         help="search bot's time budget per move, seconds (default 0.5)")
     parser.add_argument("--start", action="store_true",
                         help="as the table's owner, start the game at once (the host's bots "
@@ -76,10 +78,21 @@ async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
 
 
 async def print_moves(client) -> None:
-    """Print every ``played`` event of ``client`` as a line, as it arrives."""
+    """Print every ``played`` event of ``client`` as a line, as it arrives.
+
+    If the output's reader goes away (``waddle demo | head``), standard output is sent
+    to the null device from then on and the game plays on.
+    """
+    import os
+    import sys
+
     from client.report import describe_played
     from protocol import Played
 
     async for message in client.events():
         if isinstance(message, Played):
-            print(describe_played(message, client.state.seat_name), flush=True)
+            try:
+                print(describe_played(message, client.state.seat_name), flush=True)
+            except BrokenPipeError:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+from client.cli import seconds
+
 #: Bots seated by default, by seat (the first N for N players).
 DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
 #: Names of the demo's bots, by seat.
@@ -29,9 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="PATH",
                         help="where to save the game record (default: waddle-demo-SEED.json "
                              "in the system's temporary directory)")
-    parser.add_argument("--seconds", type=float, default=0.05,
+    parser.add_argument("--seconds", type=seconds, default=0.05,
                         help="search bot's time budget per move, seconds (default 0.05)")
-    parser.add_argument("--pace", type=float, default=0.04,
+    parser.add_argument("--pace", type=seconds, default=0.04,
                         help="pause before each move so you can watch, seconds "
                              "(default 0.04; 0 with --json)")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from client.cli import seconds
 from client.ui import options
 
 
@@ -25,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="PATH",
                         help="where to save the game record (default: waddle-play-TIME.json "
                              "in the system's temporary directory)")
-    parser.add_argument("--pace", type=float, default=0.5, metavar="SECONDS",
+    parser.add_argument("--pace", type=seconds, default=0.5, metavar="SECONDS",
                         help="pause before each bot move so you can follow (default 0.5)")
     options.add_arguments(parser)
 

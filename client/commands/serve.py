@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 
+from client.cli import seconds
+
 DEFAULT_PORT = 7777
 
 
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
     parser.add_argument("--realtime-score", action="store_true",
                         help="let clients show live scores")
-    parser.add_argument("--turn-timer", type=float, metavar="SECONDS",
+    parser.add_argument("--turn-timer", type=seconds, metavar="SECONDS",
                         help="seconds per turn before a bot plays it (default: no timer)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bot kinds that fill empty seats when the owner starts, in seat "
@@ -41,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser,
                         help="opening turn order: shuffled at the start, seeded by --seed "
                              "(default), or as seated (the order of joining, then the bots)")
     parser.add_argument("--code", help=code_help)
-    parser.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
                              "(default 30)")
     parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
