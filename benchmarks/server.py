@@ -11,8 +11,11 @@
    per second, CPU share and event-loop lag (how late a 10 ms sleep wakes) of both
    processes. The capacity is the largest N with p99 under 50 ms.
 
-``--freeze`` (or ``WADDLE_BENCH_FREEZE=1``) calls ``gc.freeze()`` in both processes once
-the tables and connections are set up, so the collector's full passes skip them.
+The host process tunes its garbage collector as ``waddle serve`` does
+(:func:`server.tuning.tune_gc` once the tables are set up); ``--default-gc`` (or
+``WADDLE_BENCH_DEFAULT_GC=1``) leaves CPython's defaults, for comparison. ``--freeze``
+(or ``WADDLE_BENCH_FREEZE=1``) also calls ``gc.freeze()`` in both processes once the
+connections are set up and the games started, so the collector's full passes skip them.
 
 Run: ``python benchmarks/server.py`` (about 6 minutes); ``--quick`` for a short run;
 ``--tables 50 100`` to choose N.
@@ -39,13 +42,18 @@ import protocol  # noqa: E402
 from protocol.actions import from_engine, to_engine  # noqa: E402
 from protocol.framing import FramedStream, ProtocolError  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
+from server.tuning import tune_gc  # noqa: E402
 from waddle.record import from_record  # noqa: E402
 
 
-#: ``gc.freeze()`` once the tables are set up (host) and connected (clients): ``--freeze``.
+#: ``gc.freeze()`` once the games started (host) and the clients connected: ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
 if FREEZE:
     os.environ["WADDLE_BENCH_FREEZE"] = "1"  # the server processes inherit it
+#: CPython's collector settings in the host process, not ``tune_gc``: ``--default-gc``.
+DEFAULT_GC = "--default-gc" in sys.argv or os.environ.get("WADDLE_BENCH_DEFAULT_GC") == "1"
+if DEFAULT_GC:
+    os.environ["WADDLE_BENCH_DEFAULT_GC"] = "1"
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -227,15 +235,27 @@ async def host_process(tables: int, players: int) -> None:
         ports = [await nursery.start(host.run) for host in hosts]
         while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
+        if not DEFAULT_GC:
+            tune_gc()  # as waddle serve does once its table is set up
         if FREEZE:
-            gc.freeze()  # what is set up now lives on: keep it out of the GC's full collections
             nursery.start_soon(freeze_later, tables * 4 * 0.002 + 2)
         print(json.dumps(ports), flush=True)
         lags: list[float] = []
+        pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        gc.callbacks.append(functools.partial(time_collections, pauses, {}))
         nursery.start_soon(loop_lag, lags)
         await trio.to_thread.run_sync(sys.stdin.read)
-        print(json.dumps({"lag_p99": percentile(lags, 99), "lag_max": max(lags)}), flush=True)
+        print(json.dumps({"lag_p99": percentile(lags, 99), "lag_max": max(lags),
+                          "gc": {g: [len(p), max(p, default=0)] for g, p in pauses.items()}}), flush=True)
         nursery.cancel_scope.cancel()
+
+
+def time_collections(pauses: dict[int, list[float]], started: dict, phase: str, info: dict) -> None:
+    """A ``gc.callbacks`` entry: append each collection's duration to ``pauses[generation]``."""
+    if phase == "start":
+        started["at"] = time.perf_counter()
+    elif "at" in started:
+        pauses[info["generation"]].append(time.perf_counter() - started.pop("at"))
 
 
 async def freeze_later(seconds: float) -> None:
@@ -287,6 +307,8 @@ async def load(ports: list[int], warmup: float, window: float) -> dict:
 def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"\nconcurrent 4-bot games (host in its own process; 4 TCP bot clients per table in "
           f"this process; think 0.25-0.75 s; window {window:g} s after {warmup:g} s warm-up):")
+    print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up'}"
+          f"{'; gc.freeze() in both processes once the games started' if FREEZE else ''}")
     print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9}"
           f" {'host CPU':>8} {'host lag p99':>12} {'clients CPU':>11} {'clients lag p99':>15}")
     best = 0
@@ -304,6 +326,9 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
               f"{ms(p99):>9} {ms(max(s)):>9} {cpu:>8.0%} {ms(lag.get('lag_p99', 0)):>12} "
               f"{result['cpu']:>11.0%} {ms(result['lag_p99']):>15}")
         print(f"         loop lag max: host {ms(lag.get('lag_max', 0))}, clients {ms(result['lag_max'])}")
+        collections = lag.get("gc", {})
+        print("         host collections (count, longest) since set-up: " + ", ".join(
+            f"gen {g} {count} {ms(longest)}" for g, (count, longest) in sorted(collections.items())))
         if result["playing"] != n:
             print(f"         only {result['playing']} of {n} tables were playing")
         if p99 < 0.050 and result["playing"] == n:
@@ -314,7 +339,10 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--freeze", action="store_true", help="gc.freeze() after set-up (see above)")
+    parser.add_argument("--freeze", action="store_true",
+                        help="gc.freeze() again once the games started (see above)")
+    parser.add_argument("--default-gc", action="store_true",
+                        help="CPython's collector settings in the host, not tune_gc (see above)")
     parser.add_argument("--tables", type=int, nargs="+")
     parser.add_argument("--host-process", type=int, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--echo-process", type=int, nargs=2, help=argparse.SUPPRESS)

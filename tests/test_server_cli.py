@@ -159,3 +159,19 @@ def test_join_command_and_the_hosts_own_code_help(capsys):
             build_parser(command).parse_args([command, "--help"])
         out = " ".join(capsys.readouterr().out.split())
         assert f"--code CODE join code players must give {words}" in out
+
+
+def test_tune_gc_freezes_what_exists_and_raises_the_young_threshold():
+    code = ("import gc; from server.tuning import GEN0_THRESHOLD, tune_gc; before = gc.get_threshold(); "
+            "tune_gc(); after = gc.get_threshold(); "
+            "print(gc.get_freeze_count() > 1000, after[0] == GEN0_THRESHOLD > before[0], after[1:] == before[1:])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    assert out.stdout.split() == ["True", "True", "True"], out.stderr
+
+
+def test_serve_tunes_its_garbage_collector_once_the_host_is_set_up():
+    proc, port = start_host("--log-level", "debug")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0 and "garbage collector tuned" in err
+    assert err.index("garbage collector tuned") < err.index("listening on")

@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from server.host import Host, ServerConfig
+    from server.tuning import tune_gc
 
     from client.ui.remote import RemoteSession
 
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                seed=args.seed))
+    tune_gc()  # this process hosts: see server.tuning
     client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)

@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--pace must not be negative")
     from protocol.messages import Settings, StandardMap
     from server.host import Host, ServerConfig
+    from server.tuning import tune_gc
 
     from client.ui.remote import RemoteSession
 
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or _temporary_record()
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=args.pace))
+    tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)
     return options.run_ui(session, args)

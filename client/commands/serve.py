@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from server.host import Host, ServerConfig
+    from server.tuning import tune_gc
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              seed=args.seed))
+    tune_gc()
     try:
         trio.run(_serve, host)
     except BaseExceptionGroup as group:
