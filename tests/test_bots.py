@@ -103,3 +103,13 @@ def test_make_bot_errors_name_the_problem():
         make_bot("search", 1, seconds=None, iterations=None)
     with pytest.raises(ValueError, match="positive"):
         make_bot("search", 1, iterations=0)
+    with pytest.raises(ValueError, match="time budget.*0 or more, not -0.5"):
+        make_bot("search", 1, seconds=-0.5)
+
+
+@pytest.mark.parametrize("seconds", [0, 1e-9])
+def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, seconds):
+    ticks = iter(range(0, 10**6, 10))  # every clock reading is 10 s past the last
+    monkeypatch.setattr("waddle.bots.time.perf_counter", lambda: next(ticks))
+    game = fresh()
+    assert game.is_legal(SearchBot(2, seconds=seconds).choose(game))

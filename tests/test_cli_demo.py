@@ -169,6 +169,6 @@ def test_seconds_that_are_not_finite_or_are_negative_are_refused(argv, capsys):
 
 
 def test_a_search_bot_without_a_finite_budget_is_refused():
-    for budget in (float("nan"), float("inf"), 0.0):
-        with pytest.raises(ValueError, match="positive"):
+    for budget in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="finite number of seconds, 0 or more"):
             make_bot("search", 1, seconds=budget)

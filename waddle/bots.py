@@ -106,13 +106,15 @@ class SearchBot:
 
     Args:
         seed: seeds the random generator (expansion order and playouts).
-        seconds: the time budget per move in seconds (``None``: no time limit).
+        seconds: the time budget per move in seconds (``None``: no time limit);
+            a move always gets at least one iteration, however short the budget.
         iterations: the iteration budget per move (``None``: no limit); with
             ``seconds=None`` the bot is deterministic for a given seed.
         exploration: the UCB1 exploration constant.
 
     Raises:
-        ValueError: if both budgets are ``None`` or a budget is not positive.
+        ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
+            infinite, or ``iterations`` is less than 1.
     """
 
     name = "search"
@@ -129,8 +131,10 @@ class SearchBot:
                  iterations: int | None = None, exploration: float = 0.7) -> None:
         if seconds is None and iterations is None:
             raise ValueError("the search bot needs a time budget, an iteration budget or both")
-        if (seconds is not None and not 0 < seconds < float("inf")) or (iterations is not None and iterations < 1):
-            raise ValueError("search budgets must be positive")
+        if seconds is not None and not 0 <= seconds < float("inf"):
+            raise ValueError(f"the search bot's time budget must be a finite number of seconds, 0 or more, not {seconds}")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"the search bot's iteration budget must be positive, not {iterations}")
         self._rng = random.Random(seed)
         self.seconds = seconds
         self.iterations = iterations
@@ -144,7 +148,8 @@ class SearchBot:
         seat = {player: i for i, player in enumerate(game.players)}
         root = _Node(None, -1, self._shuffled(actions))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
+        self._iterate(game, root, seat)
+        done = 1
         while self.iterations is None or done < self.iterations:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
