@@ -12,7 +12,45 @@ from collections.abc import Callable
 import trio
 
 from client.core import ActionRejected, Client, ClientError
+from client.state import TableState
+from protocol import Rejected
 from waddle.bots import Bot
+
+
+async def start_when_full(client: Client, on_refused: Callable[[Rejected], None] | None = None) -> None:
+    """Ask to start the game; if the host refuses, say ready and ask once more when every seat is filled.
+
+    For the table's owner: the host's bots fill the empty seats, so the first ``start``
+    usually starts the game. If it is refused (seats empty and no bots to fill them, or
+    this seat is not the owner), the refusal goes to ``on_refused``, the seat says it is
+    ready (the host starts once every seat is filled and ready) and, once every seat is
+    filled, asks to start again. Returns when the game has started, or after that second
+    request is answered.
+
+    Raises:
+        ClientError: the client closed first.
+    """
+    if not await _start_refused(client):
+        return
+    if on_refused is not None:
+        on_refused(client.state.last_rejection)
+    await client.ready()
+    await client.wait_for(lambda s: s.phase != "lobby" or _table_full(s))
+    if client.state.phase == "lobby":
+        await _start_refused(client)
+
+
+async def _start_refused(client: Client) -> bool:
+    """Send ``start``; ``True`` if it was refused, ``False`` once the game started."""
+    before = client.state.last_rejection
+    await client.start()
+    await client.wait_for(lambda s: s.phase != "lobby" or (
+        s.last_rejection is not before and s.last_rejection.request == "start"))
+    return client.state.phase == "lobby"
+
+
+def _table_full(state: TableState) -> bool:
+    return state.settings is not None and len(state.seats) >= state.settings.players
 
 
 async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.0,

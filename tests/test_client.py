@@ -427,3 +427,31 @@ def test_parse_address(text, expected):
 def test_parse_address_refuses(text):
     with pytest.raises(ValueError, match="HOST:PORT|port"):
         parse_address(text)
+
+
+async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(patient_clock, capsys):
+    from argparse import Namespace
+
+    from client.commands.bot import _play
+    from waddle.bots import make_bot
+
+    host = Host(ServerConfig(port=0, settings=Settings(players=2), map=TWO_ISLES, seed=3))
+    codes = []
+
+    async def bot(name: str, start: bool) -> None:
+        args = Namespace(name=name, colour=None, code=None, token=None, strategy="random",
+                         start=start, quiet=True)
+        codes.append(await _play("127.0.0.1", port, make_bot("random", 1), args))
+
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            async with trio.open_nursery() as bots:
+                bots.start_soon(bot, "b1", True)
+                while not host.table.seats:
+                    await trio.sleep(0.01)
+                bots.start_soon(bot, "b2", False)
+            nursery.cancel_scope.cancel()
+    assert codes == [0, 0] and host.table.match.position().is_over
+    refusals = [line for line in capsys.readouterr().out.splitlines() if "refused" in line]
+    assert len(refusals) == 1 and "cannot_start" in refusals[0] and "empty" in refusals[0]

@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="search bot's time budget per move, seconds (default 0.5)")
     parser.add_argument("--start", action="store_true",
                         help="as the table's owner, start the game at once (the host's bots "
-                             "fill the empty seats)")
+                             "fill the empty seats); if the host refuses, say ready and start "
+                             "once every seat is filled")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
 
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
     import trio
 
-    from client.botplay import play
+    from client.botplay import play, start_when_full
     from client.cli import UserError
     from client.core import ClientError, connect
     from client.report import score_lines
@@ -64,7 +65,7 @@ async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
             if not args.quiet:
                 print(f"seated as {state.colour} ({state.name})", flush=True)
             if args.start:
-                await client.start()
+                await start_when_full(client, on_refused=print_refusal)
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
                     nursery.start_soon(print_moves, client)
@@ -75,6 +76,14 @@ async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
     except ClientError as exc:
         raise UserError(str(exc)) from None
     return 0
+
+
+def print_refusal(rejected) -> None:
+    """Print a refused ``start`` as one line (the bot then waits for every seat to be filled)."""
+    from protocol.text import clean
+
+    print(f"start refused: {clean(rejected.code)} ({clean(rejected.message)}); ready, "
+          f"starting once every seat is filled", flush=True)
 
 
 async def print_moves(client) -> None:
