@@ -8,11 +8,14 @@ renders and state, bounded by a timeout; no sleeps.
 
 import asyncio
 import json
+import re
 import string
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.utils import get_cwidth
 
 from client.ui.app import WaddleApp, run_app, step_cursor
 from client.ui.remote import RemoteSession
@@ -32,6 +35,90 @@ class Screen(DummyOutput):
 
     def get_size(self):
         return self.size
+
+
+class Terminal:
+    """A small model of a terminal with an alternate screen, enough for what prompt-toolkit
+    writes: text (no autowrap), CR, LF (scrolling at the bottom), cursor moves, erasing
+    and modes. ``left_alternate`` is the alternate screen's text when it was last left."""
+
+    CODE = re.compile(r"\x1b\[([?\d;]*)[ -/]*([@-~])|\x1b.|(.)", re.S)
+
+    def __init__(self, columns, rows):
+        self.columns, self.rows = columns, rows
+        self.x = self.y = 0
+        self.cells = [[" "] * columns for _ in range(rows)]
+        self.left_alternate = None
+
+    def resize(self, columns, rows):
+        self.cells = [(line + [" "] * columns)[:columns] for line in self.cells[-rows:]]
+        self.cells += [[" "] * columns for _ in range(rows - len(self.cells))]
+        self.columns, self.rows = columns, rows
+        self.x, self.y = min(self.x, columns - 1), min(self.y, rows - 1)
+
+    def text(self) -> str:
+        return "\n".join("".join(line).rstrip() for line in self.cells)
+
+    def write(self, data: str) -> None:
+        for match in self.CODE.finditer(data):
+            params, final, char = match.groups()
+            if char is not None:
+                self._char(char)
+            elif final is not None:
+                self._control(params, final)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False  # no cursor position reports
+
+    def _char(self, char):
+        if char == "\r":
+            self.x = 0
+        elif char == "\n" and self.y == self.rows - 1:
+            self.cells = self.cells[1:] + [[" "] * self.columns]
+        elif char == "\n":
+            self.y += 1
+        elif char >= " " and self.x < self.columns:
+            self.cells[self.y][self.x] = char
+            self.x += get_cwidth(char)
+
+    def _control(self, params, final):
+        n = int(params) if params.isdigit() else 1
+        if final in "ABCD":
+            dx, dy = {"A": (0, -n), "B": (0, n), "C": (n, 0), "D": (-n, 0)}[final]
+            self.x = max(0, min(self.columns - 1, self.x + dx))
+            self.y = max(0, min(self.rows - 1, self.y + dy))
+        elif final == "H":
+            row, _, column = params.partition(";")
+            self.y, self.x = int(row or 1) - 1, int(column or 1) - 1
+        elif final == "K":
+            self.cells[self.y][self.x:] = [" "] * (self.columns - self.x)
+        elif final == "J":
+            top = 0 if params == "2" else self.y + 1
+            self.cells[self.y][self.x:] = [" "] * (self.columns - self.x)
+            self.cells[top:] = [[" "] * self.columns for _ in self.cells[top:]]
+        elif params == "?1049" and final in "hl":
+            if final == "l":
+                self.left_alternate = self.text()
+            self.cells = [[" "] * self.columns for _ in range(self.rows)]
+
+
+class TerminalScreen(Vt100_Output):
+    """A VT100 output drawing into a :class:`Terminal` whose size the test can change."""
+
+    def __init__(self, columns=80, rows=24):
+        self.terminal = Terminal(columns, rows)
+        super().__init__(self.terminal, lambda: self.size, term="xterm-256color")
+
+    @property
+    def size(self):
+        return Size(rows=self.terminal.rows, columns=self.terminal.columns)
+
+    @size.setter
+    def size(self, size):
+        self.terminal.resize(size.columns, size.rows)
 
 
 class Driver:
@@ -80,9 +167,10 @@ class Driver:
 
 
 def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None,
-         session=None, **options):
-    """Run ``test(driver)`` against a table hosted in-process (or over ``session``), then
-    quit; return the session."""
+         session=None, screen=None, **options):
+    """Run ``test(driver)`` against a table hosted in-process (or over ``session``), drawn
+    to ``screen`` (default: a dummy output of ``columns`` x ``rows``), then quit; return
+    the session."""
     if session is None:
         settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
                             realtime_score=True)
@@ -93,7 +181,7 @@ def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, t
 
     async def main():
         with create_pipe_input() as inp:
-            driver = Driver(session, inp, Screen(columns, rows), **options)
+            driver = Driver(session, inp, screen or Screen(columns, rows), **options)
             task = driver.task = asyncio.create_task(run_app(driver.app))
             try:
                 await driver.until(lambda: "Lobby" in driver.text(), "the lobby")
@@ -152,17 +240,23 @@ def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
     play(test, tmp=tmp_path)
 
 
+async def play_to_the_end(driver):
+    """Start the game and press Enter on every turn of the player until the game is over."""
+    d = driver
+    await start(d)
+    while d.state.phase != "finished":
+        await d.until(lambda: d.state.phase == "finished" or (
+            d.state.my_turn and "YOUR TURN" in d.text()), "my turn or the end")
+        if d.state.phase == "finished":
+            break
+        moves = len(d.state.game)
+        d.keys("\r")
+        await d.until(lambda: len(d.state.game) > moves, "my move applied")
+
+
 def test_a_full_game_against_bots_to_the_score_table(tmp_path):
     async def test(d):
-        await start(d)
-        while d.state.phase != "finished":
-            await d.until(lambda: d.state.phase == "finished" or (
-                d.state.my_turn and "YOUR TURN" in d.text()), "my turn or the end")
-            if d.state.phase == "finished":
-                break
-            moves = len(d.state.game)
-            d.keys("\r")
-            await d.until(lambda: len(d.state.game) > moves, "my move applied")
+        await play_to_the_end(d)
         await d.shows("GAME OVER", "waddles pools total", "Record:")
         result = d.state.game.result()
         for colour in d.state.game.players:
@@ -228,6 +322,27 @@ def test_resize_to_a_large_window_draws_bigger_cells_and_too_small_shows_a_messa
         await d.shows("Track A")
 
     play(test)
+
+
+def test_quitting_after_the_window_grew_leaves_the_alternate_screen_blank(tmp_path):
+    """Regression: quitting from the score table after the window grew left the UI in the
+    shell's screen under tmux 3.3, which reflows the alternate screen to the size it was
+    entered at (lines wider than that spill into the shell's screen) before restoring."""
+    screen = TerminalScreen(80, 24)
+
+    async def test(d):
+        await play_to_the_end(d)
+        screen.size = Size(rows=60, columns=200)
+        d.app.application.invalidate()
+        await d.shows("GAME OVER", "Record:")
+        assert max(len(line) for line in screen.terminal.text().split("\n")) > 80
+        d.keys("q")
+        async with asyncio.timeout(TIMEOUT):
+            await asyncio.shield(d.task)
+
+    play(test, players=2, tmp=tmp_path, screen=screen)
+    assert screen.terminal.left_alternate is not None
+    assert screen.terminal.left_alternate.strip() == ""
 
 
 def test_double_toggle_places_a_double():

@@ -10,7 +10,7 @@ which schedules a redraw.
 :func:`run_app` runs it: prompt-toolkit owns the asyncio loop of the one thread, and
 trio (the session's task) runs as a guest on it (trio's "guest mode"). Quitting
 cancels trio's scope, waits for trio to finish, then leaves the application, which
-restores the terminal.
+blanks the alternate screen, leaves it and restores the terminal.
 """
 
 from __future__ import annotations
@@ -115,6 +115,10 @@ class WaddleApp:
             style=make_style(colour),
             color_depth=None if colour else ColorDepth.MONOCHROME,
             full_screen=True,
+            # Leave the alternate screen blank: some terminals (tmux 3.3) reflow it to the
+            # size it was entered at before restoring the shell's screen, and lines wider
+            # than that then spill into the shell's screen (after an enlarged window).
+            erase_when_done=True,
             mouse_support=mouse,
             refresh_interval=1.0,  # the turn timer's countdown
             input=input,
