@@ -61,13 +61,25 @@ def opening_order(colours: Sequence[str], seat_order: str, seed: int | None) -> 
     return order
 
 
-def check_settings(settings: Settings) -> None:
-    """Raise ``ValueError`` (the message says why) if ``settings`` cannot be played."""
+def check_settings(settings: Settings, map: Map | None = None) -> None:
+    """Raise ``ValueError`` (the message says why) if ``settings`` cannot be played: an
+    unknown bot kind, a map that cannot be made, or ``settings.players`` outside the
+    map's ``players`` range (``map``: the host's own map, instead of the one the
+    settings choose)."""
     for kind in settings.bots:
         if kind not in BOTS:
             raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(BOTS)}")
-    if not isinstance(settings.map, StandardMap):
-        make_map(settings, settings.players)
+    choice, label = settings.map, "the host's map"
+    if not isinstance(choice, StandardMap):
+        chosen = make_map(settings, settings.players)[0]
+        if map is None:
+            map = chosen
+            label = f"bundled map {choice.name!r}" if isinstance(choice, BundledMap) else f"map file {choice.path}"
+    if map is None:
+        return
+    low, high = map.players
+    if not low <= settings.players <= high:
+        raise ValueError(f"the {label} is for {low} to {high} players, not {settings.players}")
 
 
 class Match:

@@ -174,13 +174,13 @@ class Table:
 
         Raises:
             ValueError: after the start, fewer seats than players already seated, an
-                unknown bot kind or a map that cannot be made.
+                unknown bot kind, a map that cannot be made or is not for that many players.
         """
         if self.phase != "lobby":
             raise ValueError("the game has started")
         if settings.players < len(self.seats):
             raise ValueError(f"{len(self.seats)} players are already seated")
-        check_settings(settings)
+        check_settings(settings, self._map)
         self.settings = settings
         for seat in self.seats:
             seat.ready = False

@@ -48,6 +48,16 @@ def test_good_map_file(tmp_path):
     assert pools == {frozenset({(0, 0), (-1, 1)}): (5, 1), frozenset({(1, 1)}): (2,)}
 
 
+def test_a_game_keeps_to_the_map_players_range(tmp_path):
+    map = load_map(write(tmp_path, GOOD))
+    assert map.players == (2, 3) and load_map(hexes_file(tmp_path, "{q=0, r=0, terrain='water', number=1}",
+                                                         "{q=1, r=0, terrain='ice'}")).players == (2, 5)
+    Game(map, ["red", "blue", "yellow"])
+    with pytest.raises(ValueError, match="this map is for 2 to 3 players, not 5"):
+        Game(map, ["red", "blue", "yellow", "green", "purple"])
+    assert bundled_map("lagoon").players == bundled_info("lagoon").players == (2, 3)
+
+
 def test_json_map_file_is_a_record_map_object(tmp_path):
     toml_map = load_map(write(tmp_path, GOOD))
     path = write(tmp_path, json.dumps(toml_map.to_dict()), "map.json")

@@ -128,6 +128,7 @@ def test_serve_kill_and_resume(tmp_path):
     (["--bots", "nobody"], "unknown bot"),
     (["--turn-timer", "0"], "--turn-timer"),
     (["--map", "/no/such/map.toml"], "cannot read the map file"),
+    (["--bundled", "lagoon", "--players", "5"], "the bundled map 'lagoon' is for 2 to 3 players, not 5"),
 ])
 def test_serve_refuses_bad_options_in_one_line(args, message):
     proc = subprocess.run([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],

@@ -63,6 +63,17 @@ async def test_game_over_rejection(autojump_clock):
     assert reply.code == "game_over"
 
 
+async def test_a_bundled_map_is_refused_for_more_players_than_it_suits(autojump_clock):
+    async with hosting(config(map=None)) as (host, connect):
+        with trio.fail_after(20):
+            ada = await connect()
+            await ada.join("Ada")
+            await ada.send(protocol.Configure(settings=protocol.Settings(players=5, map=protocol.BundledMap(name="lagoon"))))
+            reply = await ada.expect(protocol.Rejected)
+            assert reply.code == "bad_settings" and "'lagoon' is for 2 to 3 players, not 5" in reply.message
+            assert host.table.settings.players == 2
+
+
 async def test_lobby_rejections(autojump_clock):
     async with hosting(config(code="fjord")) as (host, connect):
         with trio.fail_after(20):

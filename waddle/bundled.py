@@ -61,6 +61,5 @@ def bundled_info(name: str) -> MapInfo:
     Raises:
         MapError: for an unknown name.
     """
-    data = _read(name)[0]
-    low, high = data.get("players", (2, 5))
-    return MapInfo(name, data.get("description", ""), (low, high))
+    data, map = _read(name)
+    return MapInfo(name, data.get("description", ""), map.players)

@@ -43,7 +43,8 @@ class Game:
         mirror_match: play two halves (RULES.md "Options").
 
     Raises:
-        ValueError: for a wrong number of players, an unknown or repeated colour.
+        ValueError: for a wrong number of players (2 to 5, and within ``map.players``),
+            an unknown or repeated colour.
     """
 
     __slots__ = ("map", "players", "mirror_match", "_t", "_pieces", "_doubles", "_occupied",
@@ -54,6 +55,9 @@ class Game:
         players = tuple(players)
         if not 2 <= len(players) <= 5:
             raise ValueError(f"Waddle is for 2 to 5 players, not {len(players)}")
+        low, high = map.players
+        if not low <= len(players) <= high:
+            raise ValueError(f"this map is for {low} to {high} players, not {len(players)}")
         for colour in players:
             if colour not in COLOURS:
                 raise ValueError(f"unknown colour {colour!r}: expected one of {', '.join(COLOURS)}")

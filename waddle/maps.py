@@ -53,15 +53,17 @@ class Map:
         water: each water hex with its number and fish.
         name: a display name.
         source: where the map came from (a file name), used in error messages.
+        players: ``(fewest, most)`` players the map is for, within 2..5 (the map file's
+            ``players``; a :class:`~waddle.Game` on it refuses other player counts).
 
     Raises:
         MapError: a hex both ice and water, a duplicate number, a number or fish
             value below 1, no numbered water hex, no ice, an ice hex touching no
             numbered water hex (RULES.md "Maps" decision), or more than
-            :data:`MAX_HEXES` hexes.
+            :data:`MAX_HEXES` hexes, or a ``players`` range outside 2..5.
     """
 
-    __slots__ = ("ice", "water", "name", "numbered", "pools", "_tables")
+    __slots__ = ("ice", "water", "name", "players", "numbered", "pools", "_tables")
 
     def __init__(
         self,
@@ -70,10 +72,14 @@ class Map:
         *,
         name: str = "",
         source: str = "<map>",
+        players: tuple[int, int] = (2, 5),
     ) -> None:
         self.ice: frozenset[Hex] = frozenset(ice)
         self.water: dict[Hex, Water] = dict(sorted(water.items()))
         self.name = name
+        if not 2 <= players[0] <= players[1] <= 5:
+            raise MapError(f"{source}: players must be [min, max] with 2 <= min <= max <= 5")
+        self.players: tuple[int, int] = (players[0], players[1])
         _check(self.ice, self.water, source)
         self.numbered: tuple[Hex, ...] = tuple(
             sorted((h for h, w in self.water.items() if w.number is not None),
@@ -133,7 +139,8 @@ class Map:
                 ice.add(hex)
             else:
                 water[hex] = info
-        return cls(ice, water, name=name or str(data.get("name", "")), source=source)
+        low, high = data.get("players", (2, 5))
+        return cls(ice, water, name=name or str(data.get("name", "")), source=source, players=(low, high))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Map) and (self.ice, self.water) == (other.ice, other.water)
@@ -151,8 +158,7 @@ def _check_header(data: Mapping[str, Any], source: str) -> None:
         if not isinstance(data.get(key, ""), str):
             raise MapError(f"{source}: {key} must be a string")
     players = data.get("players", [2, 5])
-    if (not isinstance(players, list) or len(players) != 2 or not all(_is_int(p) for p in players)
-            or not 2 <= players[0] <= players[1] <= 5):
+    if not isinstance(players, list) or len(players) != 2 or not all(_is_int(p) for p in players):
         raise MapError(f"{source}: players must be [min, max] with 2 <= min <= max <= 5")
 
 
