@@ -217,3 +217,21 @@ def test_missing_record(tmp_path, capsys):
     status, _, err = run(capsys, "replay", str(path))
     assert status == 2 and err.startswith(f"waddle replay: {path}: cannot read the record")
 
+
+
+def test_map_file_name_and_path_are_printed_without_escape_sequences(tmp_path, capsys):
+    path = tmp_path / "evil\x1b[2J.toml"
+    path.write_text('name = "\\u001b[31mEVIL\\u202e"\n'
+                    'hexes = [{q = 0, r = 0, terrain = "water", number = 1, fish = [2]},\n'
+                    '         {q = 1, r = 0, terrain = "ice"}]\n')
+    status, out, _ = run(capsys, "map", "--file", str(path))
+    assert status == 0 and "EVIL" in out and "\nmap: [31mEVIL\n" in out
+    assert "\x1b" not in out and "\u202e" not in out
+
+
+def test_the_lobby_shows_a_host_map_path_without_escape_sequences():
+    from client.ui.lobby import FIELDS
+    from protocol.messages import FileMap, Settings
+
+    shown = next(f for f in FIELDS if f.label == "Map").show(Settings(map=FileMap(path="/m/\x1b]0;x\x07a\u202eb.toml")))
+    assert shown == "/m/ab.toml"

@@ -15,6 +15,7 @@ function of its input, so the output is stable.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from waddle.game import Game
@@ -83,9 +84,18 @@ def render_pools(map: Map) -> str:
 
 
 def render_map(map: Map) -> str:
-    """The empty board, then its fishing pools (:func:`render_pools`)."""
-    title = f"map: {map.name}\n" if map.name else ""
+    """The empty board, then its fishing pools (:func:`render_pools`), under the map's
+    name with its control and format characters removed (:func:`printable`)."""
+    name = printable(map.name)
+    title = f"map: {name}\n" if name else ""
     return f"{title}{render_board(map)}\n\n{render_pools(map)}"
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (escape sequences lose their ESC) or format
+    characters (bidi overrides, zero-width): safe to print from a map file. The clients
+    use the fuller :func:`protocol.text.clean`; the engine does not import ``protocol``."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf")).strip()
 
 
 def render_status(game: Game) -> str:

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     import random
 
+    from protocol.text import clean
     from waddle.bundled import bundled_info, bundled_map, bundled_maps
     from waddle.maps import load_map
     from waddle.render import render_map
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         for name in bundled_maps():
             info = bundled_info(name)
-            print(f"{name}: {info.players[0]}-{info.players[1]} players. {info.description}")
+            print(f"{name}: {info.players[0]}-{info.players[1]} players. {clean(info.description)}")
         return 0
     if (args.name or args.file) and args.seed is not None:
         raise ValueError("--seed is for the standard map, not with --name or --file")
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         about = f"bundled map {args.name} for {info.players[0]}-{info.players[1]} players"
     elif args.file:
         map = load_map(args.file)
-        about = f"map file {args.file}"
+        about = f"map file {clean(args.file)}"
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         map = standard_map(args.players, seed)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import msgspec
 
 from protocol.messages import BundledMap, Settings, StandardMap
+from protocol.text import clean
 from waddle.bots import BOTS
 from waddle.bundled import bundled_maps
 
@@ -49,7 +50,7 @@ def _cycle(values: tuple, value, step: int):
 def _show_map(s: Settings) -> str:
     if isinstance(s.map, StandardMap):
         return "standard"
-    return getattr(s.map, "name", None) or getattr(s.map, "path", "?")
+    return clean(getattr(s.map, "name", None) or getattr(s.map, "path", "")) or "?"
 
 
 def _step_map(s: Settings, step: int) -> Settings:
