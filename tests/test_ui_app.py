@@ -345,6 +345,26 @@ def test_quitting_after_the_window_grew_leaves_the_alternate_screen_blank(tmp_pa
     assert screen.terminal.left_alternate.strip() == ""
 
 
+def test_too_small_names_the_smallest_window_that_shows_this_map():
+    async def test(d):
+        await start(d)
+        d.screen.size = Size(rows=16, columns=60)
+        d.app.application.invalidate()
+        await d.shows("too small (60x16)")
+        found = re.search(r"at least (\d+)x(\d+)", d.text())
+        columns, rows = int(found[1]), int(found[2])
+        assert (columns, rows) > (60, 16)
+        for size in (Size(rows=rows, columns=columns - 1), Size(rows=rows - 1, columns=columns)):
+            d.screen.size = size
+            d.app.application.invalidate()
+            await d.shows(f"at least {columns}x{rows}")
+        d.screen.size = Size(rows=rows, columns=columns)
+        d.app.application.invalidate()
+        await d.shows("Track A")
+
+    play(test)
+
+
 def test_double_toggle_places_a_double():
     async def test(d):
         moves = await first_turn(d)

@@ -34,7 +34,7 @@ from waddle import SCOUT, Place
 from waddle.hexgrid import Hex, distance
 
 from client.ui import panels
-from client.ui.board import Board, render_board
+from client.ui.board import SIZES, Board, board_extent, render_board
 from client.ui.keys import make_bindings
 from client.ui.lobby import FIELDS, lobby_screen
 from client.ui.style import make_style
@@ -306,6 +306,14 @@ class WaddleApp:
             return "lobby"
         return "game" if self._frame().board is not None else "small"
 
+    def _needed_size(self) -> tuple[int, int]:
+        """The smallest window ``(columns, rows)`` that shows the game: :data:`MIN_SIZE`,
+        or larger when the map with the smallest cells and the panel need more."""
+        if self.state.game is None:
+            return MIN_SIZE
+        width, height = board_extent(self.state.game.map, SIZES[-1])
+        return max(MIN_SIZE[0], width + PANEL_WIDTH + 1), max(MIN_SIZE[1], height + 2)
+
     def _frame(self) -> _Frame:
         columns, rows = self._size()
         key = (self._version, columns, rows)
@@ -365,8 +373,9 @@ class WaddleApp:
         columns, rows = self._size()
         if screen == "lobby":
             return lobby_screen(self.state, self.ui, rows - 2, ascii=self.ascii)
+        need_columns, need_rows = self._needed_size()
         return [("class:notice", f"The window is too small ({columns}x{rows}).\n"
-                                 f"Make it at least {MIN_SIZE[0]}x{MIN_SIZE[1]}, or larger for this map.\n"
+                                 f"Make it at least {need_columns}x{need_rows}.\n"
                                  "q quits.")]
 
 
