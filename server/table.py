@@ -204,8 +204,9 @@ class Table:
         if empty and not bots:
             raise ValueError(f"{empty} seat(s) empty and no bots to fill them")
         free = [c for c in SEAT_COLOURS if not self.seat_of(c)]
-        added = [Seat(colour, f"{kind} bot", bot=kind, ready=True)
-                 for colour, kind in zip(free, [bots[min(i, len(bots) - 1)] for i in range(empty)])]
+        added: list[Seat] = []
+        for colour, kind in zip(free, [bots[min(i, len(bots) - 1)] for i in range(empty)]):
+            added.append(Seat(colour, self._unique_name(f"{kind} bot", added), bot=kind, ready=True))
         map, seed = self._map, None
         if map is None and self.map_ready:
             map, seed = self._prepared[1:]
@@ -293,7 +294,7 @@ class Table:
             return self._reject(peer, "join", "table_full", f"all {self.settings.players} seats are taken")
         free = [c for c in SEAT_COLOURS if not self.seat_of(c)]
         colour = message.colour if message.colour in free else free[0]
-        seat = Seat(colour, clean_name(message.name, f"Player {len(self.seats) + 1}"))
+        seat = Seat(colour, self._unique_name(clean_name(message.name, f"Player {len(self.seats) + 1}")))
         self.seats.append(seat)
         self._attach(seat, peer)
         log.info("%s joined as %s", seat.name, colour)
@@ -321,11 +322,22 @@ class Table:
         if not self._code_ok(message.code):
             return self._reject(peer, "watch", "bad_code", "the join code is wrong")
         peer.watching = True
-        peer.name = clean_name(message.name, "spectator")
+        peer.name = self._unique_name(clean_name(message.name, "spectator"))
         self.peers.add(peer)
         peer.send(Watching())
         self._catch_up(peer, message.last_version)
         peer.send(self.lobby())
+
+    def _unique_name(self, name: str, more: list[Seat] | None = None) -> str:
+        """``name``, or ``name (2)``, ``name (3)``, ... if a seat (or one of ``more``) or a
+        spectator already has it, ignoring case: nobody can speak in another's name."""
+        taken = {s.name.casefold() for s in [*self.seats, *(more or [])]}
+        taken |= {p.name.casefold() for p in self.peers if p.watching}
+        unique, n = name, 1
+        while unique.casefold() in taken:
+            n += 1
+            unique = f"{name} ({n})"
+        return unique
 
     def _owner_request(self, peer: Peer, request: str) -> bool:
         if peer.seat is None:

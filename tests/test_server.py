@@ -107,6 +107,25 @@ async def test_chat_reaches_everybody_cleaned(autojump_clock):
     assert host.table.seats[0].name == "Ada"
 
 
+async def test_a_name_already_at_the_table_gets_a_number(autojump_clock):
+    settings = protocol.Settings(players=4, bots=["random"])
+    async with hosting(config(settings=settings)) as (host, connect):
+        ada, own, eve = await connect(), await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("own")
+            assert (await own.join("OWN\u200b")).name == "OWN (2)"
+            await eve.hello()
+            await eve.send(protocol.Watch(name="own"))
+            await own.send(protocol.Say(text="I am red"))
+            chat = await ada.expect(protocol.Chat)
+            await eve.send(protocol.Say(text="me too"))
+            back = await ada.expect(protocol.Chat, text="me too")
+            await ada.send(protocol.Start())
+            await ada.expect(protocol.Started)
+    assert (chat.name, chat.colour) == ("OWN (2)", "blue") and (back.name, back.colour) == ("own (3)", None)
+    assert [s.name for s in host.table.seats if s.bot] == ["random bot", "random bot (2)"]
+
+
 async def test_names_with_escape_sequences_and_rtl_overrides_are_cleaned_everywhere(autojump_clock):
     async with hosting() as (host, connect):
         ada, bob = await connect(), await connect()

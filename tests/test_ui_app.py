@@ -386,7 +386,7 @@ def test_chat_line_is_sent_and_user_text_is_cleaned():
         await d.shows("say:")
         d.keys("hello table\r")
         await d.shows("hello table")
-        assert d.state.chat[-1][1] == "hello table"
+        assert d.state.chat[-1][2] == "hello table"
 
     play(test, name="evil\x1b[2J\u202ename")
 

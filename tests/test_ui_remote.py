@@ -58,7 +58,7 @@ def test_names_chat_and_refusals_are_cleaned_before_display():
     core.apply(Rejected(request="act", code="illegal", message="no\x1b[2J way"))
     state = remote.state
     assert state.name_of("red") == "Evil"
-    assert state.chat[-1] == ("Mallory", "hi there")
+    assert state.chat[-1] == ("Mallory", None, "hi there")
     assert state.notice == "no way"
 
 
@@ -125,3 +125,15 @@ def test_last_placed_is_the_newest_placement_of_the_board_shown():
     assert last_placed(TableState(log=placed)) == (0, 1)
     assert last_placed(TableState(log=placed + [{"type": "half_ended", "half": 1}])) is None
     assert last_placed(TableState()) is None
+
+
+def test_chat_lines_show_the_speakers_seat_letter_so_names_cannot_be_spoofed():
+    from client.ui.lobby import lobby_screen
+
+    remote = session()
+    core = remote.client.state
+    core.apply(lobby("own", "Bob"))
+    core.apply(Chat(name="own", colour="red", text="I am red"))
+    core.apply(Chat(name="own", colour=None, text="so am I"))
+    text = "".join(text for _, text in lobby_screen(remote.state, UIState(), 40))
+    assert "R own: I am red" in text and "- own: so am I" in text

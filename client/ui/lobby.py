@@ -18,7 +18,7 @@ from protocol.text import clean
 from waddle.bots import BOTS
 from waddle.bundled import bundled_maps
 
-from client.ui.panels import Fragments, player_label
+from client.ui.panels import Fragments, chat_line, player_label
 from client.ui.view import TableState, UIState
 
 #: Turn timer choices in seconds (``None``: no timer).
@@ -139,6 +139,6 @@ def lobby_screen(state: TableState, ui: UIState, height: int, *, ascii: bool = F
     room = min(CHAT_LINES, height - sum(text.count("\n") for _, text in out) - 2)
     if state.chat and room > 0:
         out.append(("class:heading", "\nChat\n"))
-        for name, text in state.chat[-room:]:
-            out += [("class:chat.name", f"  {name}"), ("", f": {text}\n")]
+        for line in state.chat[-room:]:
+            out += [("", "  "), *chat_line(*line), ("", "\n")]
     return out

@@ -126,7 +126,7 @@ def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii
         lines += _players(state)
     lines.append([("class:heading", "Events")])
     rest = height - len(lines) - 1
-    chat = [_chat_line(name, text) for name, text in state.chat[-max(rest // 3, 1):]] if state.chat else []
+    chat = [chat_line(*line) for line in state.chat[-max(rest // 3, 1):]] if state.chat else []
     log = [event_line(state, e) for e in state.log if e.get("type") != "round_ended" or e.get("active_hex")]
     lines += log[-max(rest - len(chat) - (1 if chat else 0), 0):] if rest > len(chat) else []
     if chat:
@@ -225,8 +225,11 @@ def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
     return [("class:dim", f"- {kind}")]
 
 
-def _chat_line(name: str, text: str) -> Fragments:
-    return [("class:chat.name", name), ("", f": {text}")]
+def chat_line(name: str, colour: str | None, text: str) -> Fragments:
+    """A chat line: the speaker's seat letter in their colour (``-`` for a spectator or
+    the host), so two people cannot pass for one another by name, then name and text."""
+    who = letter(colour) if colour is not None else ("class:chat.name", "-")
+    return [who, ("class:chat.name", f" {name}"), ("", f": {text}")]
 
 
 def help_screen() -> Fragments:

@@ -136,7 +136,7 @@ class RemoteSession:
         state.owner = next((s.seat for s in core.seats if s.colour == core.owner), None)
         state.my_seat = next((s.seat for s in core.seats if s.colour == core.colour), None)
         state.game = core.game
-        state.chat = [(clean(line.name), clean(line.text)) for line in core.chat]
+        state.chat = [(clean(line.name), line.colour, clean(line.text)) for line in core.chat]
         if core.last_played is not None and core.last_played is not self._played:
             self._played = core.last_played
             state.add_log(core.last_played.events)

@@ -34,8 +34,9 @@ class TableState:
     reconnecting or closed. ``seats`` and ``settings`` as the host sent them; ``owner``
     the seat that configures and starts; ``my_seat`` this client's seat (``None`` for a
     spectator). ``game`` the local engine state once started. ``log`` the game's event
-    dicts (``waddle.events`` ``to_dict()`` form, newest last); ``chat`` ``(name, text)``
-    lines. ``turn_deadline``: with a turn timer, the :func:`time.monotonic` time at
+    dicts (``waddle.events`` ``to_dict()`` form, newest last); ``chat``
+    ``(name, colour, text)`` lines (``colour``: the speaker's seat, ``None`` for a
+    spectator or the host). ``turn_deadline``: with a turn timer, the :func:`time.monotonic` time at
     which a bot plays the current turn (counted from when this client saw the turn
     begin). ``record_path`` where the host saved the record; ``notice`` the last
     message for the player (a rejection, an error); ``address`` what others need to
@@ -50,7 +51,7 @@ class TableState:
     my_seat: int | None = None
     game: Game | None = None
     log: list[dict[str, Any]] = field(default_factory=list)
-    chat: list[tuple[str, str]] = field(default_factory=list)
+    chat: list[tuple[str, str | None, str]] = field(default_factory=list)
     record_path: str | None = None
     turn_deadline: float | None = None
     notice: str = ""
