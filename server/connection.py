@@ -29,7 +29,8 @@ SERVER_NAME = "waddle 0.1.0"
 class Limits:
     """Timeouts (seconds), queue size (messages), rate limit (messages per second: ``rate``,
     bursts of ``burst``; ``rate_close`` messages over it, forgiven at ``rate``, close the
-    connection) and the most connections a host serves at once."""
+    connection), the most connections a host serves at once, and how often (seconds) a
+    connection's notable rejections may reach the log at INFO (``log_interval``)."""
 
     handshake_timeout: float = 10.0
     idle_timeout: float = 30.0
@@ -40,6 +41,13 @@ class Limits:
     burst: float = 40.0
     rate_close: int = 200
     max_connections: int = 256
+    log_interval: float = 60.0
+
+
+#: Rejection codes a host operator should see (a wrong token or join code, a malformed
+#: frame): logged at INFO, at most once per ``Limits.log_interval`` per connection. The
+#: other rejections (a request out of turn, before joining, ...) are logged at DEBUG.
+NOTABLE_REJECTIONS = frozenset({"bad_token", "bad_code", "bad_message"})
 
 
 class Connection:
@@ -59,6 +67,8 @@ class Connection:
         self._tokens = limits.burst
         self._refilled = 0.0
         self._over = 0.0
+        self._log_quiet_until = float("-inf")
+        self._log_held = 0
 
     # -- the table's side (never blocks) --------------------------------------------------------
 
@@ -76,6 +86,24 @@ class Connection:
             log.warning("%s reads too slowly: disconnected", self.label)
             self._closing = True
             self._scope.cancel()
+
+    def log_rejection(self, request: str, code: str, message: str) -> None:
+        """Log a rejection sent to this client without letting it flood the host's log:
+        :data:`NOTABLE_REJECTIONS` at INFO, at most one line per ``limits.log_interval``
+        seconds (the next line, or the one at the close, counts those held back), the
+        others at DEBUG. ``message`` must be cleaned text (no tokens)."""
+        notable = code in NOTABLE_REJECTIONS
+        now = trio.current_time()
+        if not notable or now < self._log_quiet_until:
+            self._log_held += notable
+            log.debug("rejected %s from %s: %s (%s)", request, self.label, code, message)
+            return
+        self._log_quiet_until = now + self.limits.log_interval
+        log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._held_note())
+
+    def _held_note(self) -> str:
+        held, self._log_held = self._log_held, 0
+        return f"; {held} more such rejection(s) not logged" if held else ""
 
     def close(self, code: str, message: str) -> None:
         """Send ``closing`` (after what is queued) and end the connection."""
@@ -105,7 +133,7 @@ class Connection:
         finally:
             self.table.disconnect(self)
             await trio.aclose_forcefully(self.framed.stream)
-            log.debug("%s closed", self.label)
+            log.log(logging.INFO if self._log_held else logging.DEBUG, "%s closed%s", self.label, self._held_note())
 
     async def _writer(self) -> None:
         """Send queued frames in order, what is queued together in one write, until ``None``."""
@@ -130,7 +158,7 @@ class Connection:
             try:
                 return await self.framed.receive()
             except BadMessage as exc:
-                log.info("rejected a frame from %s: bad_message (%s)", self.label, exc)
+                self.log_rejection("?", "bad_message", str(exc))
                 self.send(Rejected(request="?", code="bad_message", message=str(exc)))
                 return None
             except FrameTooLarge as exc:

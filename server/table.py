@@ -50,6 +50,8 @@ class Peer(Protocol):
 
     def close(self, code: str, message: str) -> None: ...
 
+    def log_rejection(self, request: str, code: str, message: str) -> None: ...
+
 
 @dataclass(eq=False)
 class Seat:
@@ -258,7 +260,7 @@ class Table:
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
         message = clean(message, MAX_MESSAGE)  # it may quote what the client sent
-        log.info("rejected %s from %s: %s (%s)", request, peer.label, code, message)
+        peer.log_rejection(request, code, message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
     def _code_ok(self, code: str | None) -> bool:

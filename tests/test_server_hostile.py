@@ -317,3 +317,28 @@ async def test_rate_limit_forgives_occasional_bursts(autojump_clock):
             assert isinstance(await ada.reply(id), protocol.Ack)
     assert not ada.of(protocol.Closing)
     assert len(ada.of(protocol.Rejected)) >= 6 * 29
+
+
+async def test_rejections_cannot_flood_the_host_log(autojump_clock, caplog):
+    caplog.set_level("INFO", logger="waddle.server")
+    async with hosting() as (host, connect):
+        with trio.fail_after(200):
+            pest = await connect()
+            await pest.hello()
+            for _ in range(300):                       # under the rate limit: 0.06 s apart
+                await pest.send(protocol.Ready())
+                assert (await pest.expect(protocol.Rejected)).code == "not_joined"
+                await trio.sleep(0.06)
+            for i in range(100):                       # 10 s of wrong tokens
+                await pest.send(protocol.Reclaim(token=f"guess-{i}", last_version=0))
+                assert (await pest.expect(protocol.Rejected)).code == "bad_token"
+                await trio.sleep(0.1)
+            await pest.stream.aclose()
+            await trio.testing.wait_all_tasks_blocked()
+            while host.table.peers:
+                await trio.sleep(0.1)
+    lines = [r.getMessage() for r in caplog.records if r.levelname == "INFO"]
+    assert not any("not_joined" in line for line in lines)
+    bad_token = [line for line in lines if "bad_token" in line]
+    assert len(bad_token) == 1 and "guess-" not in bad_token[0]
+    assert any(line.endswith("closed; 99 more such rejection(s) not logged") for line in lines)
