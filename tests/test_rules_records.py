@@ -90,6 +90,13 @@ def test_record_action_by_the_wrong_player_is_refused():
         from_record(record)
 
 
+def test_record_action_without_a_player_names_the_missing_field():
+    record = record_of("place 1,0", "scout")
+    del record["actions"][1]["player"]
+    with pytest.raises(RecordError, match=r"actions\[1\]: scout has no 'player' field \(the colour that played it; here blue\)"):
+        from_record(record)
+
+
 def test_record_action_after_the_game_is_over_is_refused():
     record = record_of("place 1,0", "place 1,-1", "place -1,1")
     record["actions"].append({"player": "blue", "type": "scout"})

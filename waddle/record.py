@@ -87,6 +87,9 @@ def _replay_one(game: Game, item: Any, place: str) -> None:
     player = item.get("player")
     if game.is_over:
         raise RecordError(f"{place}: {action} after the game is over")
+    if player is None:
+        raise RecordError(f"{place}: {action} has no 'player' field (the colour that played it; "
+                          f"here {game.current_player})")
     if player != game.current_player:
         raise RecordError(f"{place}: {action} by {player!r}, but it is {game.current_player}'s turn")
     try:
