@@ -582,6 +582,10 @@ class Table:
             raise RecordError(f"{path}: cannot read the saved game: {exc}") from None
         if not isinstance(data, dict):
             raise RecordError(f"{path}: a saved game must be a JSON object")
+        if "host" not in data:
+            what = "a game record, not a host save file" if data.get("format") == "waddle-record" \
+                else "not a host save file (it has no 'host' part)"
+            raise RecordError(f"{path} is {what}: resume needs the file written by the host's --save")
         try:
             saved = msgspec.convert(data.get("host"), _SavedTable)
         except msgspec.ValidationError as exc:

@@ -260,7 +260,8 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
     from server.match import Match
     game = Match.new(protocol.Settings(players=2, seat_order="seated"), ["red", "blue"], MAP2)
     bad.write_text(json.dumps(game.record()))
-    with pytest.raises(RecordError, match="host"):
+    with pytest.raises(RecordError, match=r"bad.json is a game record, not a host save file: resume needs "
+                                          r"the file written by the host's --save$"):
         Host(config(resume=bad))
     # a save whose record was tampered with: refused, naming the file and the action
     saved = {**game.record(), "actions": [{"player": "blue", "type": "scout"}],
