@@ -158,3 +158,16 @@ async def test_the_table_id_survives_a_resume(tmp_path, autojump_clock):
             assert (await (await connect()).hello()).table == host.table.id
     assert Host(config(resume=save)).table.id == host.table.id
     assert Host(config()).table.id != host.table.id
+
+
+def test_waddle_join_remembers_its_seat_and_waddle_watch_has_none(monkeypatch):
+    from client.cli import main
+    from client.ui import options
+
+    sessions = []
+    monkeypatch.setattr(options, "run_ui", lambda session, args: sessions.append(session) or 0)
+    assert main(["join", "127.0.0.1:7777", "--name", "Ada"]) == 0
+    assert main(["watch", "127.0.0.1:7777"]) == 0
+    join, watch = (session._options for session in sessions)
+    assert isinstance(join["seat_store"], SeatStore) and join["seat_store"].path == default_path()
+    assert "seat_store" not in watch and watch["watch"] is True
