@@ -11,6 +11,7 @@ import argparse
 import trio
 
 from client import ClientError, connect
+from client.address import parse_address
 from waddle.bots import make_bot
 
 
@@ -32,8 +33,7 @@ if __name__ == "__main__":
     parser.add_argument("--name", default="simple bot")
     parser.add_argument("--code", help="the table's join code")
     args = parser.parse_args()
-    host, _, port = args.address.rpartition(":")
     try:
-        trio.run(main, host, int(port), args.name, args.code)
+        trio.run(main, *parse_address(args.address), args.name, args.code)
     except (ClientError, ValueError) as exc:
         raise SystemExit(f"simple_bot: {exc}") from None

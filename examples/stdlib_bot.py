@@ -130,6 +130,17 @@ def play(host, port, name, code=None, seed=None):
                             "action": table.choose(colour, rng)})
 
 
+def parse_address(text):
+    """``"HOST:PORT"`` (``"[::1]:7777"`` for IPv6) -> ``(host, port)``; a ``ValueError``
+    worded as ``waddle join``'s for anything else."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host:
+        raise ValueError(f"expected HOST:PORT (e.g. 127.0.0.1:7777), got {text!r}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"bad port {port!r} in {text!r}: expected a number from 1 to 65535")
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description="A Waddle bot using only the standard library.")
     parser.add_argument("address", metavar="HOST:PORT")
@@ -137,9 +148,8 @@ def main(argv=None):
     parser.add_argument("--code", default=None, help="the table's join code")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
-    host, _, port = args.address.rpartition(":")
     try:
-        ended = play(host, int(port), args.name, args.code, args.seed)
+        ended = play(*parse_address(args.address), args.name, args.code, args.seed)
     except (OSError, ValueError) as exc:
         print(f"stdlib_bot: {exc}", file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from protocol import Settings, StandardMap
@@ -51,10 +52,15 @@ def test_stdlib_bot_plays_a_whole_game():
     assert any(player == stdlib_seat for player, _ in game.moves)
 
 
-def test_stdlib_bot_refuses_a_bad_address(capsys):
+@pytest.mark.parametrize("address", ["nonsense", "127.0.0.1:notaport", "127.0.0.1:0", ":7777"])
+def test_stdlib_bot_refuses_a_bad_address_as_waddle_join_does(capsys, address):
+    from client.address import parse_address
+
     stdlib_bot = load("stdlib_bot")
-    assert stdlib_bot.main(["127.0.0.1:notaport"]) == 2
-    assert capsys.readouterr().err.startswith("stdlib_bot: ")
+    assert stdlib_bot.main([address]) == 2
+    with pytest.raises(ValueError) as join:
+        parse_address(address)
+    assert capsys.readouterr().err == f"stdlib_bot: {join.value}\n"
 
 
 def test_simple_bot_plays_a_whole_game(capsys):
