@@ -43,7 +43,8 @@ class BadMessage(ProtocolError):
 
 
 class FrameTooLarge(ProtocolError):
-    """A length prefix above the cap (or zero); the body was not read."""
+    """A length prefix above the cap, or zero (an empty frame); the body was not read.
+    Either way the host closes the connection with ``frame_too_large``."""
 
 
 class TruncatedFrame(ProtocolError):
@@ -130,8 +131,10 @@ class FramedStream:
         """
         await self._fill(_HEADER.size, between_frames=True)
         (length,) = _HEADER.unpack_from(self._buffer)
-        if length == 0 or length > self.max_frame:
-            raise FrameTooLarge(f"frame length {length} outside 1..{self.max_frame}")
+        if length == 0:
+            raise FrameTooLarge("empty frame (length 0): a frame carries one message")
+        if length > self.max_frame:
+            raise FrameTooLarge(f"frame length {length} above the cap of {self.max_frame} bytes")
         await self._fill(_HEADER.size + length, between_frames=False)
         body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
         del self._buffer[:_HEADER.size + length]

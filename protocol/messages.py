@@ -357,7 +357,7 @@ CLOSINGS: dict[str, str] = {
     "protocol_version": "the client speaks another protocol version",
     "handshake": "no hello within the handshake timeout, or another message first",
     "idle": "nothing received within the idle timeout",
-    "frame_too_large": "a frame's length prefix was above the cap",
+    "frame_too_large": "a frame's length prefix was above the cap, or zero",
     "rate_limited": "far too many messages",
     "replaced": "the seat was reclaimed by another connection",
     "full": "the host serves as many connections as it can; try again later",

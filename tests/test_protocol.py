@@ -1,6 +1,8 @@
 """Protocol: framing over trio streams, decoding every kind of bad frame, text cleaning, schema drift."""
 
+import re
 import struct
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -108,13 +110,23 @@ async def test_unknown_fields_are_ignored():
     assert await reader.receive() == protocol.Ping(nonce=1)
 
 
-@pytest.mark.parametrize("length", [0, protocol.MAX_CLIENT_FRAME + 1, 2**32 - 1])
-async def test_length_outside_the_cap_fails_before_the_body_is_read(length):
+@pytest.mark.parametrize("length, problem", [
+    (0, "empty frame (length 0)"),
+    (protocol.MAX_CLIENT_FRAME + 1, f"frame length 16385 above the cap of {protocol.MAX_CLIENT_FRAME} bytes"),
+    (2**32 - 1, "frame length 4294967295 above the cap"),
+])
+async def test_length_outside_the_cap_fails_before_the_body_is_read(length, problem):
     client, reader = server_side()
     await client.send_all(struct.pack(">I", length))  # no body follows: reading it would hang
     with trio.fail_after(1):
-        with pytest.raises(FrameTooLarge):
+        with pytest.raises(FrameTooLarge, match=re.escape(problem)):
             await reader.receive()
+
+
+def test_frame_too_large_is_documented_for_a_zero_length_too():
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `frame_too_large` |"))
+    assert "zero" in row and "zero" in protocol.CLOSINGS["frame_too_large"]
 
 
 async def test_a_frame_at_the_cap_is_read():
