@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from functools import partial
 
 from waddle import COLOURS, Game
 from waddle.tiles import standard_map
@@ -90,10 +91,10 @@ def main() -> None:
             map = standard_map(n, seed)
             rng = random.Random(seed)
             actions = sum(len(play(map, players, rng)) for _ in range(200)) / 200
-            score = rate(lambda c: score_games(map, players, rng, c), args.seconds)
-            result = rate(lambda c: result_games(map, players, rng, c), args.seconds)
-            checked = rate(lambda c: apply_games(map, players, rng, c), args.seconds / 2)
-            bare = rate(lambda c: bare_loop(round(actions), rng, c), args.seconds / 2)
+            score = rate(partial(score_games, map, players, rng), args.seconds)
+            result = rate(partial(result_games, map, players, rng), args.seconds)
+            checked = rate(partial(apply_games, map, players, rng), args.seconds / 2)
+            bare = rate(partial(bare_loop, round(actions), rng), args.seconds / 2)
             print(f"{n:>7} {seed:>4} {len(map.ice):>4} {actions:>7.1f} {score:>8,.0f} "
                   f"{1e6 / score / actions:>9.2f} {result:>8,.0f} {checked:>8,.0f} "
                   f"{1e6 / bare:>12.1f}")

@@ -45,7 +45,6 @@ from server import Host, ServerConfig  # noqa: E402
 from server.tuning import tune_gc  # noqa: E402
 from waddle.record import from_record  # noqa: E402
 
-
 #: ``gc.freeze()`` once the games started (host) and the clients connected: ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
 if FREEZE:

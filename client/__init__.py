@@ -13,7 +13,7 @@ import importlib
 _EXPORTS = {"ActionRejected": "client.core", "Client": "client.core", "ClientError": "client.core",
             "connect": "client.core", "Status": "client.state", "TableState": "client.state"}
 
-__all__ = sorted(_EXPORTS)
+__all__ = ["ActionRejected", "Client", "ClientError", "Status", "TableState", "connect"]
 
 
 def __getattr__(name: str):

@@ -47,9 +47,31 @@ from client.backoff import Backoff
 from client.seats import SeatStore
 from client.state import Desync, Status, TableState
 from protocol import (
-    PROTOCOL_VERSION, Ack, Act, Closing, ConnectionClosed, FramedStream, Hello, Join, Leave, Lobby,
-    Configure, Ping, Pong, ProtocolError, Ready, Reclaim, Rejected, Say, Seated, Settings, Snapshot,
-    Start, Watch, Watching, Welcome,
+    PROTOCOL_VERSION,
+    Ack,
+    Act,
+    Closing,
+    Configure,
+    ConnectionClosed,
+    FramedStream,
+    Hello,
+    Join,
+    Leave,
+    Lobby,
+    Ping,
+    Pong,
+    ProtocolError,
+    Ready,
+    Reclaim,
+    Rejected,
+    Say,
+    Seated,
+    Settings,
+    Snapshot,
+    Start,
+    Watch,
+    Watching,
+    Welcome,
 )
 from protocol.actions import from_engine
 from waddle import Action

@@ -53,9 +53,9 @@ class SeatStore:
     def lookup(self, address: str, table: str, name: str) -> str | None:
         """The token remembered for this seat, unless another running process holds it."""
         for entry in self._read():
-            if (entry.get("address"), entry.get("table"), entry.get("name")) == (address, table, name):
-                if not _held_elsewhere(entry.get("pid")):
-                    return entry.get("token")
+            key = (entry.get("address"), entry.get("table"), entry.get("name"))
+            if key == (address, table, name) and not _held_elsewhere(entry.get("pid")):
+                return entry.get("token")
         return None
 
     def remember(self, address: str, table: str, name: str, colour: str, token: str) -> bool:

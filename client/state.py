@@ -20,7 +20,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from protocol import (
-    Chat, Lobby, Played, Rejected, Seated, SeatInfo, Settings, Snapshot, Started, Watching, clean,
+    Chat,
+    Lobby,
+    Played,
+    Rejected,
+    Seated,
+    SeatInfo,
+    Settings,
+    Snapshot,
+    Started,
+    Watching,
+    clean,
 )
 from protocol.actions import to_engine
 from waddle import Action, Game

@@ -6,9 +6,8 @@ are exact: ``to_engine(from_engine(a)) == a``.
 
 from __future__ import annotations
 
-from waddle import SCOUT, Action, Place
-
 from protocol.messages import ActionForm, PlaceAction, ScoutAction
+from waddle import SCOUT, Action, Place
 
 
 def to_engine(form: ActionForm) -> Action:

@@ -24,8 +24,29 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import (
-    MAX_CHAT, MAX_MESSAGE, PROTOCOL_VERSION, Ack, Act, Chat, Configure, FileMap, Join, Lobby, Played, Ready,
-    Reclaim, Rejected, Say, Seated, SeatInfo, Settings, Snapshot, Start, Started, Watch, Watching,
+    MAX_CHAT,
+    MAX_MESSAGE,
+    PROTOCOL_VERSION,
+    Ack,
+    Act,
+    Chat,
+    Configure,
+    FileMap,
+    Join,
+    Lobby,
+    Played,
+    Ready,
+    Reclaim,
+    Rejected,
+    Say,
+    Seated,
+    SeatInfo,
+    Settings,
+    Snapshot,
+    Start,
+    Started,
+    Watch,
+    Watching,
 )
 from protocol.text import clean, clean_name
 from server.match import SEAT_COLOURS, Chooser, Match, check_settings, make_chooser, make_map

@@ -1,8 +1,9 @@
-"""Shared test fixtures: a full fingerprint of a game's observable state."""
+"""Shared test fixtures: a game's observable state, a private state folder, a patient mock clock."""
 
 from __future__ import annotations
 
 import pytest
+from trio.testing import MockClock
 
 from waddle import Game
 
@@ -37,3 +38,11 @@ def _private_state_home(tmp_path_factory, monkeypatch):
 def fingerprint():
     """The function :func:`game_fingerprint` (session-scoped, so hypothesis tests may use it)."""
     return game_fingerprint
+
+
+@pytest.fixture
+def patient_clock() -> MockClock:
+    """A mock clock that jumps once every task has waited 50 ms of real time: timeouts,
+    backoff and heartbeats cost no wall-clock time, while worker threads (bots thinking,
+    the host saving) finish before virtual time moves on."""
+    return MockClock(autojump_threshold=0.05)

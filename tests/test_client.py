@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 import trio
-from trio.testing import MockClock
 
 import protocol
 from client import ActionRejected, ClientError, Status, connect
@@ -33,14 +32,6 @@ def lobby(phase: str = "lobby") -> Lobby:
     seats = [protocol.SeatInfo(seat=i, colour=c, name=c.title(), connected=True, ready=False)
              for i, c in enumerate(PLAYERS)]
     return Lobby(phase=phase, settings=Settings(players=2), seats=seats, owner="red")
-
-
-@pytest.fixture
-def patient_clock() -> MockClock:
-    """A mock clock that jumps once every task has waited 50 ms of real time: timeouts,
-    backoff and heartbeats cost no wall-clock time, while worker threads (bots thinking,
-    the host saving) finish before virtual time moves on."""
-    return MockClock(autojump_threshold=0.05)
 
 
 class FakeHost:

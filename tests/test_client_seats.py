@@ -11,7 +11,6 @@ import time
 
 import pytest
 import trio
-from trio.testing import MockClock
 
 import client.seats
 from client import ClientError, connect
@@ -97,11 +96,6 @@ def test_old_entries_and_seats_held_by_a_running_process_are_not_offered(store):
     data["seats"][0]["time"] = time.time() - MAX_AGE - 1
     store.path.write_text(json.dumps(data))
     assert store.lookup(HERE, "t1", "Ada") is None
-
-
-@pytest.fixture
-def patient_clock() -> MockClock:
-    return MockClock(autojump_threshold=0.05)
 
 
 async def test_a_player_who_closed_the_program_reclaims_the_seat(store, patient_clock):

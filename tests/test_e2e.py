@@ -17,7 +17,6 @@ from client.botplay import play
 from client.core import Client, connect
 from protocol import Settings, StandardMap
 from server import Host, ServerConfig
-from test_client import patient_clock  # noqa: F401  (a fixture)
 from waddle.bots import make_bot
 from waddle.record import load_record
 
@@ -50,10 +49,9 @@ async def cutting_proxy(target_port: int, rng: random.Random, cuts: list[int],
         except OSError:
             await client_stream.aclose()
             return
-        async with client_stream, server_stream:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(pipe, client_stream, server_stream, None, nursery.cancel_scope)
-                nursery.start_soon(pipe, server_stream, client_stream, limit, nursery.cancel_scope)
+        async with client_stream, server_stream, trio.open_nursery() as nursery:
+            nursery.start_soon(pipe, client_stream, server_stream, None, nursery.cancel_scope)
+            nursery.start_soon(pipe, server_stream, client_stream, limit, nursery.cancel_scope)
 
     async def guarded(stream) -> None:
         try:

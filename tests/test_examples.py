@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from test_cli_demo import host_in_thread, other_player
 
 from protocol import Settings, StandardMap
 from server import ServerConfig
-from test_cli_demo import host_in_thread, other_player
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -14,7 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from waddle import (
-    COLOURS, SCOUT, Game, GameEnded, HalfEnded, Map, Place, RoundEnded, Scout, Water,
+    COLOURS,
+    SCOUT,
+    Game,
+    GameEnded,
+    HalfEnded,
+    Map,
+    Place,
+    RoundEnded,
+    Scout,
+    Water,
 )
 from waddle.hexgrid import DIRECTIONS
 from waddle.record import from_record, to_record

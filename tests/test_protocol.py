@@ -8,11 +8,18 @@ import msgspec
 import pytest
 import trio
 import trio.testing
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import protocol
 from protocol import schema
-from protocol.framing import BadMessage, ConnectionClosed, FramedStream, FrameTooLarge, TruncatedFrame
+from protocol.framing import (
+    BadMessage,
+    ConnectionClosed,
+    FramedStream,
+    FrameTooLarge,
+    TruncatedFrame,
+)
 from protocol.text import clean, clean_name
 
 
@@ -163,8 +170,8 @@ def test_every_framing_error_is_a_protocol_error_and_only_bad_message_is_recover
 
 
 def test_action_form_is_the_record_action_form():
-    from waddle import SCOUT, Place
     from protocol.actions import from_engine, to_engine
+    from waddle import SCOUT, Place
     for action in (Place((2, -1), True), Place((0, 3)), SCOUT):
         wire = msgspec.json.decode(msgspec.json.encode(from_engine(action)))
         assert wire == action.to_dict()

@@ -13,8 +13,22 @@ import json
 import pytest
 
 from waddle import (
-    SCOUT, COLOURS, Game, GameEnded, HalfEnded, IllegalActionError, Map, MapError, Place,
-    Placed, RoundEnded, Scout, Scouted, Water, action_from_dict, neighbours, parse_action,
+    COLOURS,
+    SCOUT,
+    Game,
+    GameEnded,
+    HalfEnded,
+    IllegalActionError,
+    Map,
+    MapError,
+    Place,
+    Placed,
+    RoundEnded,
+    Scouted,
+    Water,
+    action_from_dict,
+    neighbours,
+    parse_action,
 )
 from waddle.hexgrid import DIRECTIONS
 

@@ -3,9 +3,9 @@
 import random
 
 import trio
+from test_server_kit import MAP2, MAP3, config, hosting
 
 import protocol
-from test_server_kit import MAP2, MAP3, config, hosting
 from waddle.record import from_record
 
 

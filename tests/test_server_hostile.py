@@ -10,11 +10,12 @@ import struct
 import pytest
 import trio
 import trio.testing
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_server_kit import config, hosting, started_pair
 
 import protocol
 from server import Limits
-from test_server_kit import config, hosting, started_pair
 from waddle import SCOUT
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 import trio
+from test_server_kit import MAP2, config, hosting, seated_pair, started_pair
 
 import protocol
-from test_server_kit import MAP2, config, hosting, seated_pair, started_pair
 from waddle import SCOUT, Place
 from waddle.record import from_record
 

@@ -6,8 +6,8 @@ Pure Python, no I/O but the explicit load and save functions. Start with
 """
 
 from waddle.actions import SCOUT, Action, Place, Scout, action_from_dict, parse_action
-from waddle.errors import IllegalActionError, MapError, RecordError
 from waddle.bundled import bundled_map, bundled_maps
+from waddle.errors import IllegalActionError, MapError, RecordError
 from waddle.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
 from waddle.game import COLOURS, DOUBLES, Game, Result
 from waddle.hexgrid import Hex, neighbours
