@@ -1,1 +1,33 @@
-"""Subcommands of the ``waddle`` command line: each module has ``add_arguments(parser)`` and ``run(args)``; top-level imports stay light."""
+"""Subcommands of the ``waddle`` command line: each module has ``add_arguments(parser)`` and ``run(args)``; top-level imports stay light.
+
+Shared by the commands that write a file as the game goes (``serve``/``host --save``,
+``play``/``demo --record``): :func:`check_writable`, run before any game starts.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Check up front that a file can be written at ``path``, as the user gave it.
+
+    The file is written atomically (a temporary file in the same folder, then renamed),
+    so the folder must exist and be writable, and ``path`` must not be a folder; an
+    existing file must be writable too.
+
+    Raises:
+        ValueError: one line naming ``path`` and the problem.
+    """
+    parent = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        problem = "it is a folder; give a file name"
+    elif not os.path.isdir(parent):
+        problem = f"there is no folder {parent}"
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        problem = f"the folder {parent} is not writable"
+    elif os.path.exists(path) and not os.access(path, os.W_OK):
+        problem = "the file is not writable"
+    else:
+        return
+    raise ValueError(f"cannot save the game to {os.fspath(path)}: {problem}")

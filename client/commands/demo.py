@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
+from client.commands import check_writable
 
 #: Bots seated by default, by seat (the first N for N players).
 DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--seconds must be positive and --pace not negative")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     path = Path(args.record or Path(tempfile.gettempdir()) / f"waddle-demo-{seed}.json")
+    check_writable(path)
     pace = 0.0 if args.json else args.pace
     from client.cli import UserError
     from client.core import ClientError

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import serve
+from client.commands import check_writable, serve
 from client.ui import options
 
 
@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                seed=args.seed))
+    if server.table.save_path is not None:
+        check_writable(server.table.save_path)
     tune_gc()  # this process hosts: see server.tuning
     client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}
     if args.resume:

@@ -10,6 +10,7 @@ import argparse
 import os
 
 from client.cli import seconds
+from client.commands import check_writable
 from client.ui import options
 
 
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
                         mirror_match=args.mirror, realtime_score=True,
                         bots=[args.strategy] * args.bots)
     record = args.record or _temporary_record()
+    check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=args.pace))
     tune_gc()  # this process hosts: see server.tuning

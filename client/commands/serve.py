@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
+from client.commands import check_writable
 
 DEFAULT_PORT = 7777
 
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              seed=args.seed))
+    if host.table.save_path is not None:
+        check_writable(host.table.save_path)
     tune_gc()
     try:
         trio.run(_serve, host)

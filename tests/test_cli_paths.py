@@ -1,0 +1,53 @@
+"""Every command that saves the game checks its file up front: a path it cannot write is
+one line naming that path, before any host or game starts (client.commands.check_writable)."""
+
+import os
+
+import pytest
+import trio
+
+from client.cli import main
+from client.ui import options
+
+SAVERS = [
+    ["serve", "--port", "0", "--players", "2", "--bots", "random", "--save"],
+    ["host", "--port", "0", "--players", "2", "--bots", "random", "--save"],
+    ["play", "--bots", "1", "--record"],
+    ["demo", "--players", "2", "--pace", "0", "--record"],
+]
+
+
+@pytest.fixture
+def nothing_starts(monkeypatch):
+    """Fail the test if a command gets as far as running a game or the UI."""
+    def started(*args, **kwargs):
+        raise AssertionError("a game started")
+
+    monkeypatch.setattr(trio, "run", started)
+    monkeypatch.setattr(options, "run_ui", started)
+
+
+def bad_paths(tmp_path):
+    return {"no folder": (str(tmp_path / "missing" / "game.json"), f"there is no folder {tmp_path / 'missing'}"),
+            "a folder": (str(tmp_path), "it is a folder")}
+
+
+@pytest.mark.parametrize("argv", SAVERS, ids=lambda argv: argv[0])
+@pytest.mark.parametrize("case", ["no folder", "a folder"])
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path, capsys, nothing_starts, argv, case):
+    path, problem = bad_paths(tmp_path)[case]
+    assert main([*argv, path]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"waddle {argv[0]}: cannot save the game to {path}: {problem}")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+@pytest.mark.parametrize("argv", SAVERS, ids=lambda argv: argv[0])
+def test_a_read_only_folder_is_refused(tmp_path, capsys, nothing_starts, argv):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    assert main([*argv, str(folder / "game.json")]) == 2
+    assert f"the folder {folder} is not writable" in capsys.readouterr().err
+
