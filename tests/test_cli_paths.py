@@ -1,5 +1,5 @@
-"""Every command that saves the game checks its file up front: a path it cannot write is
-one line naming that path, before any host or game starts (client.commands.check_writable)."""
+"""What the commands that host or save a game check up front, before any host or game
+starts: a save path they cannot write (client.commands.check_writable) and the host's port."""
 
 import os
 
@@ -51,3 +51,11 @@ def test_a_read_only_folder_is_refused(tmp_path, capsys, nothing_starts, argv):
     assert main([*argv, str(folder / "game.json")]) == 2
     assert f"the folder {folder} is not writable" in capsys.readouterr().err
 
+
+
+@pytest.mark.parametrize("command", ["serve", "host"])
+@pytest.mark.parametrize("port", ["70000", "65536", "-1"])
+def test_a_port_outside_0_to_65535_is_refused_in_one_line(capsys, nothing_starts, command, port):
+    assert main([command, "--port", port, "--players", "2", "--bots", "random"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"waddle {command}: bad port {port}: expected a number from 0 to 65535 (0: any free port)\n"

@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
     from client.ui.remote import RemoteSession
 
+    serve.check_port(args.port)
     code = None if args.open else args.code or secrets.token_hex(3)
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
