@@ -2,10 +2,17 @@
 checked as plain text: stand-in tags, the score table's width, the record's path, the
 key hints and the help at small window sizes."""
 
+from pathlib import Path
+
+import pytest
+
 from client.ui import panels
 from client.ui.view import TableState, UIState
-from protocol.messages import SeatInfo
+from protocol.messages import SeatInfo, Settings
 from waddle import Game, standard_map
+from waddle.record import load_record
+
+RECORDS = Path(__file__).parent / "data" / "records"
 
 
 def text(fragments) -> str:
@@ -48,3 +55,44 @@ def test_the_colours_seen_held_by_people_are_every_lobby_seat_and_seats_no_bot_p
     lobby = TableState(phase="lobby", seats=[seat(0, "red", "Ann", connected=True),
                                              seat(1, "blue", "Bo")])
     assert panels.seen_humans(lobby) == {"red", "blue"}
+
+
+def finished_table(record="three-players-ranked-pool.json", **fields) -> TableState:
+    game = load_record(RECORDS / record)
+    names = {"red": "greedy bot (2)", "blue": "a name of twenty-four ch", "green": "Ann"}
+    seats = [seat(i, c, names.get(c, c)) for i, c in enumerate(game.players)]
+    return TableState(phase="finished", seats=seats, game=game, my_seat=0,
+                      settings=Settings(players=len(seats)), **fields)
+
+
+@pytest.mark.parametrize("record", ["three-players-ranked-pool.json", "mirror-two-players.json"])
+def test_the_score_table_names_use_the_width_there_is(record):
+    state = finished_table(record)
+    shown = lines(panels.side_panel(state, UIState(), 46, 30))
+    assert any("greedy bot (2)" in line for line in shown)
+    assert all(len(line) <= 46 for line in shown)
+    heading = next(line for line in shown if "waddles pools total" in line)
+    assert heading.endswith("waddles pools total") and len(heading) == 46 - 2
+
+
+def test_the_score_table_fits_a_narrow_panel_winners_starred():
+    state = finished_table()
+    table = [text(line) for line in panels.score_table(state, UIState(), 34)]
+    assert table[0] == " " * 13 + "waddles pools total"
+    assert all(len(line) <= 34 for line in table)
+    assert table[1].endswith(" ★")
+
+
+@pytest.mark.parametrize("ascii, dots", [(False, "…"), (True, "...")])
+def test_a_long_record_path_is_shortened_from_the_left_keeping_the_file_name(ascii, dots):
+    path = "/tmp/a-long-folder-name/another-folder/waddle-play-20261129-223000.json"
+    state = finished_table(record_path=path)
+    shown = lines(panels.side_panel(state, UIState(), 46, 30, ascii=ascii))
+    record = next(line for line in shown if line.startswith("Record: "))
+    assert len(record) == 46 and record.endswith("waddle-play-20261129-223000.json")
+    assert record.startswith("Record: " + dots) and path.endswith(record[len("Record: " + dots):])
+
+
+def test_a_short_record_path_is_shown_whole():
+    state = finished_table(record_path="/tmp/g.json")
+    assert "Record: /tmp/g.json" in lines(panels.side_panel(state, UIState(), 46, 30))

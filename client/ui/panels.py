@@ -22,7 +22,9 @@ Fragments = list[tuple[str, str]]
 
 #: Characters for a player's name (and "(you)") in the players table.
 NAME_COLUMN = 20
-
+#: The score table's columns after the name, and the name's least width.
+SCORE_HEADING = "waddles pools total"
+SCORE_NAME = 8
 #: Key help: (keys, what they do), in the order shown by ``?``.
 HELP = (
     ("arrows / h j k l", "move the cursor between the hexes you may place on"),
@@ -42,14 +44,20 @@ HELP = (
 
 def fit(text: str, width: int) -> str:
     """``text`` cut or padded with spaces to ``width`` terminal columns (wide characters count 2)."""
+    head, used = _take(text, width)
+    return head + " " * (width - used)
+
+
+def _take(chars, width: int) -> tuple[str, int]:
+    """The leading ``chars`` that fit ``width`` terminal columns, and the columns they use."""
     out, used = [], 0
-    for char in text:
+    for char in chars:
         w = get_cwidth(char)
         if used + w > width:
             break
         out.append(char)
         used += w
-    return "".join(out) + " " * (width - used)
+    return "".join(out), used
 
 
 def letter(colour: str, style: str = "") -> tuple[str, str]:
@@ -122,7 +130,7 @@ def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii
         return []
     lines: list[Fragments] = []
     if game.is_over:
-        lines += score_table(state, ui, ascii=ascii)
+        lines += score_table(state, ui, width, ascii=ascii)
     else:
         lines += _tracks(state, ascii)
         lines += _players(state, humans)
@@ -189,16 +197,20 @@ def seen_humans(state: TableState) -> set[str]:
     return {s.colour for s in state.seats if state.phase == "lobby" or s.bot is None}
 
 
-def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[Fragments]:
-    """End of game: waddles, pools and total per player (each half too in a mirror match)."""
+def score_table(state: TableState, ui: UIState, width: int, *, ascii: bool = False
+                ) -> list[Fragments]:
+    """End of game: waddles, pools and total per player (each half too in a mirror match),
+    names using what is left of ``width`` columns (at least :data:`SCORE_NAME` columns); the
+    record's path last, shortened from the left to fit ``width``."""
     game = state.game
     result = game.result()
     shown = shown_player(state, ui)
     star = "*" if ascii else "★"
-    out = [[("class:heading", f"{'':14}waddles pools total")]]
+    column = max(SCORE_NAME, width - 1 - len(SCORE_HEADING) - 2)
+    out = [[("class:heading", f"{'':{column + 1}}{SCORE_HEADING}")]]
     for colour in sorted(game.players, key=lambda p: -result.scores[p].total):
         score = result.scores[colour]
-        name = fit(f" {state.name_of(colour)}", 13)
+        name = fit(f" {state.name_of(colour)}", column)
         marker = (" " + star) if colour in result.winners else ""
         style = "class:selected" if colour == shown else ""
         out.append([letter(colour),
@@ -206,13 +218,25 @@ def score_table(state: TableState, ui: UIState, *, ascii: bool = False) -> list[
         if game.mirror_match:
             for half, sheet in enumerate(result.halves, 1):
                 s = sheet.scores[colour]
-                out.append([("class:dim", f"  half {half}{'':6}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
+                out.append([("class:dim", f"  {fit(f'half {half}', column - 1)}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
     sizes = [w.size for w in result.halves[-1].waddles if w.player == shown]
     out.append([letter(shown),
                 ("", f" waddles {{ }}: {','.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab)")])
     if state.record_path:
-        out.append([("class:dim", "Record: "), ("", state.record_path)])
+        label = "Record: "
+        out.append([("class:dim", label),
+                     ("", fit_left(state.record_path, width - len(label), ascii=ascii))])
     return out
+
+
+def fit_left(text: str, width: int, *, ascii: bool = False) -> str:
+    """``text`` if it fits ``width`` columns (or ``width`` is 0), else its end after an
+    ellipsis (``...`` with ``ascii``), ``width`` columns in all: a path keeps its file name."""
+    if not width or get_cwidth(text) <= width:
+        return text
+    dots = "..." if ascii else "…"
+    tail, _ = _take(reversed(text), max(width - len(dots), 0))
+    return dots + tail[::-1]
 
 
 def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
