@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from client.ui import panels
+from client.cli import main
+from client.ui import options, panels
 from client.ui.view import TableState, UIState
 from protocol.messages import SeatInfo, Settings
 from waddle import Game, standard_map
@@ -96,3 +97,15 @@ def test_a_long_record_path_is_shortened_from_the_left_keeping_the_file_name(asc
 def test_a_short_record_path_is_shown_whole():
     state = finished_table(record_path="/tmp/g.json")
     assert "Record: /tmp/g.json" in lines(panels.side_panel(state, UIState(), 46, 30))
+
+
+def test_play_prints_the_record_path_after_the_ui_closes(monkeypatch, tmp_path, capsys):
+    path = str(tmp_path / "game.json")
+
+    def finished(session, args):
+        session.state.record_path = path  # as the session does once the host saved the end
+        return 0
+
+    monkeypatch.setattr(options, "run_ui", finished)
+    assert main(["play", "--bots", "1", "--pace", "0", "--record", path]) == 0
+    assert f"record saved to {path}" in capsys.readouterr().out

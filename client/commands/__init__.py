@@ -31,3 +31,20 @@ def check_writable(path: str | os.PathLike) -> None:
     else:
         return
     raise ValueError(f"cannot save the game to {os.fspath(path)}: {problem}")
+
+
+def run_ui(session, args) -> int:
+    """Run the terminal UI over ``session`` (:func:`client.ui.options.run_ui`), then, back
+    on the normal screen, print where the finished game's record was saved, if the
+    session knows (``play`` and ``host``), so it can be copied.
+
+    Raises:
+        OSError: as :func:`client.ui.options.run_ui`.
+    """
+    from client.ui import options
+
+    status = options.run_ui(session, args)
+    path = session.state.record_path
+    if path:
+        print(f"record saved to {path}  (see it again: waddle replay {path})")
+    return status

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import check_writable, serve
+from client.commands import check_writable, run_ui, serve
 from client.ui import options
 
 
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Hosting on {args.address}:{args.port}. Others join with:  {join.format(port=args.port)}")
     session = RemoteSession(local, args.port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
-    return options.run_ui(session, args)
+    return run_ui(session, args)
 
 
 def _my_token(table, name: str) -> str:

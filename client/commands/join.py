@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from client.commands import run_ui
 from client.ui import options
 
 
@@ -46,4 +47,4 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
         "name": options.check_name(args.name), "code": args.code, **client_options})
-    return options.run_ui(session, args)
+    return run_ui(session, args)

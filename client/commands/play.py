@@ -10,7 +10,7 @@ import argparse
 import os
 
 from client.cli import seconds
-from client.commands import check_writable
+from client.commands import check_writable, run_ui
 from client.ui import options
 
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)
-    return options.run_ui(session, args)
+    return run_ui(session, args)
 
 
 def _temporary_record() -> str:
