@@ -109,3 +109,31 @@ def test_play_prints_the_record_path_after_the_ui_closes(monkeypatch, tmp_path, 
     monkeypatch.setattr(options, "run_ui", finished)
     assert main(["play", "--bots", "1", "--pace", "0", "--record", path]) == 0
     assert f"record saved to {path}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("columns", [60, 70, 80])
+@pytest.mark.parametrize("phase, my_seat, owner", [("playing", 0, 0), ("lobby", 0, 0),
+                                                  ("lobby", 0, 1), ("finished", 0, 0),
+                                                  ("playing", None, 0)])
+def test_the_hints_fit_the_width_and_keep_help_and_quit(columns, phase, my_seat, owner):
+    state = playing_table()
+    state.phase, state.my_seat, state.owner = phase, my_seat, owner
+    line = text(panels.hints(state, UIState(), columns))
+    assert len(line) <= columns
+    assert line.endswith("? help  q quit")
+
+
+def test_the_hints_use_their_long_forms_where_they_fit():
+    state = playing_table()
+    line = text(panels.hints(state, UIState(), 80))
+    assert line == " arrows/hjkl move  Enter place  d double  s scout  c chat  ? help  q quit"
+
+
+@pytest.mark.parametrize("columns, rows", [(60, 14), (70, 14), (80, 22), (60, 22)])
+def test_the_help_fits_the_window_and_lists_every_key(columns, rows):
+    shown = lines(panels.help_screen(columns, rows))
+    assert len(shown) <= rows
+    assert all(len(line) <= columns for line in shown)
+    for keys, _, _ in panels.HELP:
+        assert any(line.startswith(f"  {keys}") for line in shown)
+    assert "any key" in text(panels.help_screen(columns, rows))

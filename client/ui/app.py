@@ -366,13 +366,13 @@ class WaddleApp:
         return panels.banner(self.state, self.ui)
 
     def _hints(self):
-        return panels.hints(self.state, self.ui)
+        return panels.hints(self.state, self.ui, self._size()[0])
 
     def _text_screen(self):
         screen = self._screen()
-        if screen == "help":
-            return panels.help_screen()
         columns, rows = self._size()
+        if screen == "help":
+            return panels.help_screen(columns, rows - 2)
         if screen == "lobby":
             return lobby_screen(self.state, self.ui, rows - 2, ascii=self.ascii)
         need_columns, need_rows = self._needed_size()

@@ -8,6 +8,7 @@ event log is written from the engine's event dicts (``waddle.events``).
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any
 
@@ -25,21 +26,27 @@ NAME_COLUMN = 20
 #: The score table's columns after the name, and the name's least width.
 SCORE_HEADING = "waddles pools total"
 SCORE_NAME = 8
-#: Key help: (keys, what they do), in the order shown by ``?``.
+
+#: Key help: (keys, what they do, in short), in the order shown by ``?``.
 HELP = (
-    ("arrows / h j k l", "move the cursor between the hexes you may place on"),
-    ("Enter / space", "place a penguin on the cursor's hex"),
-    ("d", "toggle: the next place uses a double"),
-    ("s then y", "scout (asks to confirm)"),
-    ("mouse click", "place on the clicked hex (where the terminal has a mouse)"),
-    ("c or /", "write a chat line; Enter sends, Esc cancels"),
-    ("Tab", "game over: show the next player's waddles"),
-    ("?", "this help; any key closes it"),
-    ("q / Ctrl-C", "quit (asks to confirm during a game)"),
-    ("lobby: up/down", "choose a setting (host)"),
-    ("lobby: left/right", "change it (host)"),
-    ("lobby: Enter", "start the game (host) / r: ready"),
+    ("arrows / h j k l", "move the cursor between the hexes you may place on", "move the cursor"),
+    ("Enter / space", "place a penguin on the cursor's hex", "place a penguin"),
+    ("d", "toggle: the next place uses a double", "toggle double"),
+    ("s then y", "scout (asks to confirm)", "scout (asks first)"),
+    ("mouse click", "place on the clicked hex (where the terminal has a mouse)", "place there"),
+    ("c or /", "write a chat line; Enter sends, Esc cancels", "chat; Esc cancels"),
+    ("Tab", "game over: show the next player's waddles", "next player's waddles"),
+    ("?", "this help; any key closes it", "this help"),
+    ("q / Ctrl-C", "quit (asks to confirm during a game)", "quit"),
+    ("lobby: up/down", "choose a setting (host)", "choose a setting"),
+    ("lobby: left/right", "change it (host)", "change it"),
+    ("lobby: Enter", "start the game (host) / r: ready", "start / r: ready"),
 )
+#: What the board's marks mean, under the keys in the help when the window has room.
+LEGEND = ("Penguins show their player's letter (R B Y G P); a double shows it twice. "
+          "[ ] is the cursor, > < the active water hex, + an ice hex you may place on, "
+          "{ } a waddle of the player shown at the end of the game. "
+          "Water shows its number and, below it, its fish.")
 
 
 def fit(text: str, width: int) -> str:
@@ -265,35 +272,62 @@ def chat_line(name: str, colour: str | None, text: str) -> Fragments:
     return [who, ("class:chat.name", f" {name}"), ("", f": {text}")]
 
 
-def help_screen() -> Fragments:
-    """The key help shown by ``?``."""
-    out: Fragments = [("class:heading", "Keys\n\n")]
-    for keys, what in HELP:
-        out += [("class:key", f"  {keys:<20}"), ("", f"{what}\n")]
-    out += [("", "\nPenguins show their player's letter (R B Y G P); a double shows it twice.\n"
-                 "[ ] is the cursor, > < the active water hex, + an ice hex you may place on,\n"
-                 "{ } a waddle of the player shown at the end of the game.\n"
-                 "Water shows its number and, below it, its fish.\n\nPress any key to go back.")]
+def help_screen(width: int = 80, height: int = 24) -> Fragments:
+    """The key help shown by ``?``, fitted to ``width`` x ``height``: each key's long
+    description where it fits, else its short one; the legend of the board's marks
+    (:data:`LEGEND`, wrapped) only where the rows allow."""
+    keys = [(f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in HELP]
+    legend = textwrap.wrap(LEGEND, max(width - 1, 20))
+    out: Fragments = []
+    if len(keys) + len(legend) + 5 <= height:
+        out.append(("class:heading", "Keys\n\n"))
+        tail = "\n" + "\n".join(legend) + "\n\nPress any key to go back."
+    else:
+        out += [("class:heading", "Keys"), ("class:dim", " (any key goes back)\n")]
+        tail = ""
+    for key, what in keys:
+        out += [("class:key", key), ("", f"{what}\n")]
+    out.append(("", tail))
     return out
 
 
-def hints(state: TableState, ui: UIState) -> Fragments:
-    """The key hints of the bottom line, for the current mode."""
+def hints(state: TableState, ui: UIState, width: int = 0) -> Fragments:
+    """The key hints of the bottom line, for the current mode, fitted to ``width`` columns
+    (0: no limit): the long forms if they fit, else the short ones, else dropping hints
+    from the last before "? help", which (with "q quit") always stays."""
     if ui.mode == "scout":
         return [("class:banner.alert", " Scout ahead? y: yes, any other key: no ")]
     if ui.mode == "quit":
         return [("class:banner.alert", " Quit the game? y: yes, any other key: no ")]
-    common = "c chat  ? help  q quit"
-    if state.phase == "finished":
-        return [("class:dim", f" Tab next player's waddles  {common}")]
     if state.phase == "connecting":
         return [("class:dim", " connecting...  q quit")]
-    if state.my_seat is None:
-        return [("class:dim", f" watching  {common}")]
-    if state.phase == "lobby":
-        keys = "up/down choose  left/right change  Enter start" if state.is_owner else "r ready"
-        return [("class:dim", f" {keys}  {common}")]
-    return [("class:dim", f" arrows/hjkl move  Enter place  d double  s scout  {common}")]
+    common = [("c chat", "c chat")]
+    if state.phase == "finished":
+        items = [("Tab next player's waddles", "Tab next waddles")] + common
+    elif state.my_seat is None:
+        items = [("watching", "watching")] + common
+    elif state.phase == "lobby" and state.is_owner:
+        items = [("up/down choose", "up/down"), ("left/right change", "left/right change"),
+                 ("Enter start", "Enter start")] + common
+    elif state.phase == "lobby":
+        items = [("r ready", "r ready")] + common
+    else:
+        items = [("arrows/hjkl move", "arrows move"), ("Enter place", "Enter place"),
+                 ("d double", "d double"), ("s scout", "s scout")] + common
+    return [("class:dim", " " + _fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0))]
+
+
+def _fitted_hints(items: list[tuple[str, str]], last: list[str], width: int) -> str:
+    """``items`` (long, short) then ``last``, two spaces apart, in ``width`` columns if
+    they can be (see :func:`hints`)."""
+    choices = [[long for long, _ in items], [short for _, short in items]]
+    shorts = choices[1]
+    choices += [shorts[:n] for n in range(len(shorts) - 1, 0, -1)]
+    for words in choices:
+        line = "  ".join(words + last)
+        if not width or len(line) <= width:
+            return line
+    return line
 
 
 def _join(lines: list[Fragments], width: int) -> Fragments:
