@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import string
+from pathlib import Path
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -251,7 +252,7 @@ async def play_to_the_end(driver):
             break
         moves = len(d.state.game)
         d.keys("\r")
-        await d.until(lambda: len(d.state.game) > moves, "my move applied")
+        await d.until(lambda moves=moves: len(d.state.game) > moves, "my move applied")
 
 
 def test_a_full_game_against_bots_to_the_score_table(tmp_path):
@@ -265,7 +266,7 @@ def test_a_full_game_against_bots_to_the_score_table(tmp_path):
                                         for w in result.halves[-1].waddles)
         d.keys("\t")
         await d.until(lambda: d.app.ui.shown == 1, "the next player's waddles")
-        record = json.loads(open(d.state.record_path).read())
+        record = json.loads(Path(d.state.record_path).read_text())
         assert len(record["actions"]) == len(d.state.game)
         d.keys("q")  # a finished game quits without asking
 

@@ -3,9 +3,9 @@
 import random
 
 import pytest
+from test_ui_maps import flower_map
 
 from client.ui.board import SIZES, CellSize, board_extent, fit, render_board
-from test_ui_maps import flower_map
 from waddle import Game, Place
 from waddle.tiles import standard_map
 

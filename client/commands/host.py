@@ -33,10 +33,9 @@ def run(args: argparse.Namespace) -> int:
     import secrets
     import time
 
+    from client.ui.remote import RemoteSession
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
-
-    from client.ui.remote import RemoteSession
 
     serve.check_port(args.port)
     code = None if args.open else args.code or secrets.token_hex(3)

@@ -41,11 +41,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown strategy {args.strategy!r}: expected one of {', '.join(BOTS)}")
     if args.pace < 0:
         raise ValueError("--pace must not be negative")
+    from client.ui.remote import RemoteSession
     from protocol.messages import Settings, StandardMap
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
-
-    from client.ui.remote import RemoteSession
 
     settings = Settings(players=args.bots + 1, map=StandardMap(seed=args.seed),
                         mirror_match=args.mirror, realtime_score=True,

@@ -22,24 +22,37 @@ import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.layout import (ConditionalContainer, DynamicContainer, FormattedTextControl,
-                                   HSplit, Layout, VSplit, Window)
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.output import ColorDepth, create_output
-
-from protocol.messages import MAX_CHAT
-from waddle import SCOUT, Place
-from waddle.hexgrid import Hex, distance
 
 from client.ui import panels
 from client.ui.board import SIZES, Board, board_extent, render_board
 from client.ui.keys import make_bindings
 from client.ui.lobby import FIELDS, lobby_screen
 from client.ui.style import make_style
-from client.ui.view import (Mode, Session, TableState, UIState, last_placed, legal_hexes,
-                            shown_player)
+from client.ui.view import (
+    Mode,
+    Session,
+    TableState,
+    UIState,
+    last_placed,
+    legal_hexes,
+    shown_player,
+)
+from protocol.messages import MAX_CHAT
+from waddle import SCOUT, Place
+from waddle.hexgrid import Hex, distance
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34

@@ -27,7 +27,6 @@ from waddle.hexgrid import Hex
 from waddle.maps import Map
 from waddle.render import LETTERS
 
-
 Fragment = tuple[str, str]
 
 

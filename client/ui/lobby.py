@@ -13,13 +13,12 @@ from dataclasses import dataclass
 
 import msgspec
 
+from client.ui.panels import Fragments, chat_line, player_label
+from client.ui.view import TableState, UIState
 from protocol.messages import BundledMap, Settings, StandardMap
 from protocol.text import clean
 from waddle.bots import BOTS
 from waddle.bundled import bundled_maps
-
-from client.ui.panels import Fragments, chat_line, player_label
-from client.ui.view import TableState, UIState
 
 #: Turn timer choices in seconds (``None``: no timer).
 TIMERS = (None, 30.0, 60.0, 120.0, 300.0)

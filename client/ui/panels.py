@@ -14,10 +14,9 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from client.ui.view import TableState, UIState, shown_player
 from waddle.hexgrid import format_hex
 from waddle.render import LETTERS
-
-from client.ui.view import TableState, UIState, shown_player
 
 Fragments = list[tuple[str, str]]
 

@@ -23,9 +23,9 @@ import trio
 from client.core import Client, ClientError
 from client.state import Status
 from client.ui.view import TableState
+from protocol.messages import Configure as ConfigureMessage
 from protocol.messages import Ready, Settings, Start
 from protocol.text import clean
-from protocol.messages import Configure as ConfigureMessage
 from waddle import Action
 
 _CONNECTION = {Status.CONNECTING: "connected", Status.CONNECTED: "connected",
