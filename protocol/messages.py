@@ -118,7 +118,9 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     """One seat as everybody sees it (never its token).
 
     ``seat``: its place in turn order (0 first). ``bot``: the bot kind playing this seat (a bot seat, or a stand-in for an absent
-    player), else ``null``. ``connected``: a human is connected to it.
+    player), else ``null``. ``connected``: a human is connected to it. ``standin``: ``bot`` is
+    a stand-in playing for the seat's absent player (after the grace period, until they
+    reclaim it), not a bot seat; absent from older hosts, so it defaults to ``false``.
     """
 
     seat: int
@@ -127,6 +129,7 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     connected: bool
     ready: bool
     bot: str | None = None
+    standin: bool = False
 
 
 # -- client -> server ----------------------------------------------------------------

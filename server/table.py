@@ -175,11 +175,15 @@ class Table:
     def lobby(self) -> Lobby:
         """The table as everybody sees it (no tokens)."""
         owner = self.owner
-        return Lobby(phase=self.phase, settings=self.settings, seats=[
-            SeatInfo(seat=i, colour=s.colour, name=s.name, connected=s.peer is not None,
-                     ready=s.ready, bot=s.bot or (self.standin if s.colour in self._standins else None))
-            for i, s in enumerate(self.seats)],
-            owner=owner.colour if owner else None, code_required=self.code is not None)
+        return Lobby(phase=self.phase, settings=self.settings,
+                     seats=[self._seat_info(i, s) for i, s in enumerate(self.seats)],
+                     owner=owner.colour if owner else None, code_required=self.code is not None)
+
+    def _seat_info(self, index: int, seat: Seat) -> SeatInfo:
+        standin = seat.colour in self._standins
+        return SeatInfo(seat=index, colour=seat.colour, name=seat.name,
+                        connected=seat.peer is not None, ready=seat.ready,
+                        bot=seat.bot or (self.standin if standin else None), standin=standin)
 
     def snapshot(self) -> Snapshot:
         """The whole table now: version, record (``None`` in the lobby) and lobby."""

@@ -53,6 +53,7 @@ async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
     played = ada.of(protocol.Played)
     bot_colour = host.table.seats[2].colour
     assert host.table.seats[2].bot == "random"
+    assert ada.lobby.seats[2].bot == "random" and not ada.lobby.seats[2].standin  # a bot seat
     assert {p.bot for p in played if p.player == bot_colour} == {"random"}
     assert {p.bot for p in played if p.player != bot_colour} == {None}
     assert ada.game.is_over and ada.game.moves == bob.game.moves == host.table.match.game.moves

@@ -204,17 +204,25 @@ async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump
             await bob.until(lambda: bob.version == 2 and bob.my_turn())
             await bob.stream.aclose()
             await ada.until(lambda: not ada.lobby.seats[1].connected)
+            away = ada.lobby.seats[1]
             left = trio.current_time()
             first = await ada.expect(protocol.Played, version=3)
             waited = trio.current_time() - left
-            assert ada.lobby.seats[1].bot == "random"
+            assert ada.lobby.seats[1].bot == "random" and ada.lobby.seats[1].standin
             await ada.until(lambda: ada.version >= 4)
+            eve = await connect()  # a spectator arriving while the stand-in plays
+            await eve.hello()
+            await eve.send(protocol.Watch(name="Eve"))
+            await eve.expect(protocol.Watching)
+            await eve.until(lambda: eve.lobby is not None)
+            late = eve.lobby.seats[1]
             back = await connect()
             back.game, back.version = ada.game.copy(), ada.version
             await back.hello()
             await back.send(protocol.Reclaim(token=bob.token, last_version=back.version))
             await back.expect(protocol.Seated)
             await ada.until(lambda: ada.lobby.seats[1].connected and ada.lobby.seats[1].bot is None)
+            assert not ada.lobby.seats[1].standin
             await back.until(lambda: back.version == host.table.version)
             if not host.table.match.is_over and back.my_turn():
                 before = host.table.version
@@ -223,6 +231,8 @@ async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump
                 assert isinstance(ack, protocol.Ack) and ack.version == before + 1
                 assert back.of(protocol.Played)[-1].bot is None
     assert first.player == "blue" and first.bot == "random"
+    assert away.bot is None and not away.standin  # away, but within the grace period
+    assert late.bot == "random" and late.standin and not late.connected
     assert waited == pytest.approx(30.0, abs=0.01)
 
 
@@ -236,7 +246,7 @@ async def test_turn_timer_lets_a_bot_play_a_slow_turn(autojump_clock):
             elapsed = trio.current_time() - start
     assert played.player == ada.colour and played.bot == "random"
     assert elapsed == pytest.approx(15.0, abs=0.01)
-    assert ada.lobby.seats[0].connected
+    assert ada.lobby.seats[0].connected and not ada.lobby.seats[0].standin
 
 
 async def test_a_connection_handler_error_stays_in_that_connection(autojump_clock, monkeypatch):

@@ -24,38 +24,39 @@ def lines(fragments) -> list[str]:
     return text(fragments).split("\n")
 
 
-def seat(i, colour, name, *, bot=None, connected=False):
-    return SeatInfo(seat=i, colour=colour, name=name, connected=connected, ready=True, bot=bot)
+def seat(i, colour, name, *, bot=None, connected=False, standin=False):
+    return SeatInfo(seat=i, colour=colour, name=name, connected=connected, ready=True, bot=bot,
+                    standin=standin)
 
 
 def playing_table() -> TableState:
-    """Ann (red, here), Bo (blue, away: a stand-in plays) and two bot seats."""
-    game = Game(standard_map(4, seed=1), ["red", "blue", "yellow", "green"])
-    seats = [seat(0, "red", "Ann", connected=True), seat(1, "blue", "Bo", bot="random"),
-             seat(2, "yellow", "greedy bot", bot="greedy"), seat(3, "green", "greedy bot (2)", bot="greedy")]
+    """Ann (red, here), Bo (blue, away: a stand-in plays), Cy (purple, away: no stand-in yet)
+    and two bot seats."""
+    game = Game(standard_map(5, seed=1), ["red", "blue", "yellow", "green", "purple"])
+    seats = [seat(0, "red", "Ann", connected=True), seat(1, "blue", "Bo", bot="random", standin=True),
+             seat(2, "yellow", "greedy bot", bot="greedy"), seat(3, "green", "greedy bot (2)", bot="greedy"),
+             seat(4, "purple", "Cy")]
     return TableState(phase="playing", seats=seats, game=game, my_seat=0)
 
 
-def players_lines(state, humans) -> dict[str, str]:
-    shown = lines(panels.side_panel(state, UIState(), 46, 30, humans=frozenset(humans)))
+def players_lines(state) -> dict[str, str]:
+    shown = lines(panels.side_panel(state, UIState(), 46, 30))
     return {name: next(line for line in shown if f" {name}" in line)
-            for name in ("Ann", "Bo", "greedy bot", "greedy bot (2)")}
+            for name in ("Ann", "Bo", "greedy bot", "greedy bot (2)", "Cy")}
 
 
-def test_only_a_bot_at_a_seat_seen_held_by_a_person_is_tagged_as_a_stand_in():
-    state = playing_table()
-    shown = players_lines(state, {"red", "blue"})
+def test_the_host_s_stand_in_flag_tags_a_seat_bot_plays():
+    shown = players_lines(playing_table())
     assert "(bot plays)" in shown["Bo"]
     assert "(bot" not in shown["greedy bot (2)"] and "(bot" not in shown["greedy bot"]
-    assert "(bot" not in players_lines(state, set())["Bo"]  # not seen held by a person: unknown
+    assert "(away)" in shown["Cy"] and "(away)" not in shown["Bo"]
+    assert "(" not in shown["Ann"].replace("(you)", "")
 
 
-def test_the_colours_seen_held_by_people_are_every_lobby_seat_and_seats_no_bot_plays():
+def test_a_returned_player_loses_the_stand_in_tag():
     state = playing_table()
-    assert panels.seen_humans(state) == {"red"}
-    lobby = TableState(phase="lobby", seats=[seat(0, "red", "Ann", connected=True),
-                                             seat(1, "blue", "Bo")])
-    assert panels.seen_humans(lobby) == {"red", "blue"}
+    state.seats[1] = seat(1, "blue", "Bo", connected=True)  # as the host shows Bo back
+    assert "(bot plays)" not in players_lines(state)["Bo"]
 
 
 def finished_table(record="three-players-ranked-pool.json", **fields) -> TableState:

@@ -10,7 +10,17 @@ from client.ui import panels
 from client.ui.remote import RemoteSession
 from client.ui.view import UIState
 from protocol.actions import from_engine
-from protocol.messages import Chat, Lobby, Played, Rejected, Seated, SeatInfo, Settings, Started
+from protocol.messages import (
+    Chat,
+    Lobby,
+    Played,
+    Rejected,
+    Seated,
+    SeatInfo,
+    Settings,
+    Snapshot,
+    Started,
+)
 from waddle import Game
 from waddle.record import to_record
 from waddle.tiles import standard_map
@@ -137,3 +147,16 @@ def test_chat_lines_show_the_speakers_seat_letter_so_names_cannot_be_spoofed():
     core.apply(Chat(name="own", colour=None, text="so am I"))
     text = "".join(text for _, text in lobby_screen(remote.state, UIState(), 40))
     assert "R own: I am red" in text and "- own: so am I" in text
+
+
+def test_a_client_arriving_while_a_stand_in_plays_shows_the_tag():
+    remote = session()
+    game = Game(standard_map(3, 4), ("red", "blue", "yellow"))
+    table = seats("Ann", "Bob", "Cy")
+    table[1] = SeatInfo(seat=1, colour="blue", name="Bob", connected=False, ready=True,
+                        bot="random", standin=True)
+    remote.client.state.apply(Snapshot(version=1, record=to_record(game), lobby=Lobby(
+        phase="playing", settings=Settings(players=3), seats=table, owner="red")))
+    shown = "".join(text for _, text in panels.side_panel(remote.state, UIState(), 46, 30))
+    bob = next(line for line in shown.split("\n") if " Bob" in line)
+    assert "(bot plays)" in bob

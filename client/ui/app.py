@@ -103,7 +103,6 @@ class WaddleApp:
         self._quitting = False
         self._asked = None  # settings sent to the host and not yet confirmed (lobby)
         self._notice = ""  # the notice already seen (a new one may be the host refusing them)
-        self._humans: set[str] = set()  # colours seen held by a person (see panels.seen_humans)
         self.output = output or create_output()
         self.chat = Buffer(multiline=False)
         self._focus = Window(FormattedTextControl(self._banner, focusable=True), height=1)
@@ -152,7 +151,6 @@ class WaddleApp:
         """Something changed: keep the cursor on a legal hex and schedule a redraw."""
         self._version += 1
         state, ui = self.state, self.ui
-        self._humans |= panels.seen_humans(state)
         if state.settings == self._asked or state.notice not in ("", self._notice):
             self._asked = None
         self._notice = state.notice
@@ -373,7 +371,7 @@ class WaddleApp:
     def _panel(self):
         frame = self._frame()
         return panels.side_panel(self.state, self.ui, self._panel_width().preferred, frame.rows - 2,
-                                 ascii=self.ascii, humans=frozenset(self._humans))
+                                 ascii=self.ascii)
 
     def _banner(self):
         return panels.banner(self.state, self.ui)

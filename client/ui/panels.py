@@ -126,11 +126,10 @@ def _winners(state: TableState) -> Fragments:
     return out
 
 
-def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii: bool = False,
-               humans: frozenset[str] = frozenset()) -> Fragments:
+def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii: bool = False
+               ) -> Fragments:
     """Tracks, players (doubles, live scores), then event log and chat to fill ``height`` lines
-    of ``width`` columns. ``humans``: the colours this client has seen held by a person (a
-    lobby seat, or a seat with no bot): a bot playing one of them is a stand-in."""
+    of ``width`` columns."""
     game = state.game
     if game is None:
         return []
@@ -139,7 +138,7 @@ def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii
         lines += score_table(state, ui, width, ascii=ascii)
     else:
         lines += _tracks(state, ascii)
-        lines += _players(state, humans)
+        lines += _players(state)
     lines.append([("class:heading", "Events")])
     rest = height - len(lines) - 1
     chat = [chat_line(*line) for line in state.chat[-max(rest // 3, 1):]] if state.chat else []
@@ -169,7 +168,7 @@ def _tracks(state: TableState, ascii: bool) -> list[Fragments]:
     return out
 
 
-def _players(state: TableState, humans: frozenset[str]) -> list[Fragments]:
+def _players(state: TableState) -> list[Fragments]:
     game = state.game
     live = state.settings.realtime_score
     scores = dict(zip(game.players, game.live_totals())) if live else {}
@@ -178,7 +177,7 @@ def _players(state: TableState, humans: frozenset[str]) -> list[Fragments]:
     for colour in game.players:
         you = " (you)" if colour == state.my_colour else ""
         name = fit(state.name_of(colour), NAME_COLUMN - len(you)).rstrip()
-        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour, humans)}", NAME_COLUMN + 1)),
+        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour)}", NAME_COLUMN + 1)),
                 ("", f"{game.doubles_left(colour):>8}")]
         if live:
             line.append(("", f"{scores[colour]:>7}"))
@@ -186,21 +185,15 @@ def _players(state: TableState, humans: frozenset[str]) -> list[Fragments]:
     return out
 
 
-def _away(state: TableState, colour: str, humans: frozenset[str]) -> str:
-    """" (bot plays)" for a stand-in (a bot at a seat seen held by a person, ``humans``),
-    " (away)" for a player gone with no stand-in yet; nothing for a bot seat."""
+def _away(state: TableState, colour: str) -> str:
+    """" (bot plays)" for a stand-in (the host's ``SeatInfo.standin``), " (away)" for a player
+    gone with no stand-in yet; nothing for a bot seat or a connected player."""
     seat = next((s for s in state.seats if s.colour == colour), None)
     if seat is None or seat.connected:
         return ""
-    if seat.bot:
-        return " (bot plays)" if colour in humans else ""
-    return " (away)"
-
-
-def seen_humans(state: TableState) -> set[str]:
-    """The colours ``state`` shows held by a person: every lobby seat (bots are seated at
-    the start), and any seat no bot plays."""
-    return {s.colour for s in state.seats if state.phase == "lobby" or s.bot is None}
+    if seat.standin:
+        return " (bot plays)"
+    return "" if seat.bot else " (away)"
 
 
 def score_table(state: TableState, ui: UIState, width: int, *, ascii: bool = False
