@@ -10,7 +10,7 @@ import trio
 
 import protocol
 from client import ActionRejected, ClientError, Status, connect
-from client.address import parse_address
+from client.address import check_port, parse_address
 from client.backoff import Backoff
 from protocol import FramedStream, Lobby, Settings
 from protocol.actions import from_engine
@@ -418,6 +418,22 @@ def test_parse_address(text, expected):
 def test_parse_address_refuses(text):
     with pytest.raises(ValueError, match="HOST:PORT|port"):
         parse_address(text)
+
+
+@pytest.mark.parametrize("text, port", [("host:0", "0"), ("host:65536", "65536"), ("host:x", "x")])
+def test_parse_address_names_the_bad_port_and_the_address(text, port):
+    with pytest.raises(ValueError) as error:
+        parse_address(text)
+    assert str(error.value) == f"bad port '{port}' in '{text}': expected a number from 1 to 65535"
+
+
+def test_check_port_allows_zero_only_for_any_free_port():
+    assert check_port(0, any_free=True) == 0 and check_port("65535") == 65535 and check_port(1) == 1
+    with pytest.raises(ValueError, match=r"^bad port 0: expected a number from 1 to 65535$"):
+        check_port(0)
+    for bad in (-1, 65536):
+        with pytest.raises(ValueError, match=r"from 0 to 65535 \(0: any free port\)$"):
+            check_port(bad, any_free=True)
 
 
 async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(patient_clock, capsys):

@@ -33,11 +33,12 @@ def run(args: argparse.Namespace) -> int:
     import secrets
     import time
 
+    from client.address import check_port
     from client.ui.remote import RemoteSession
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
 
-    serve.check_port(args.port)
+    check_port(args.port, any_free=True)
     code = None if args.open else args.code or secrets.token_hex(3)
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from client.address import check_port
 from client.cli import seconds
 from client.commands import check_writable
 
@@ -55,17 +56,6 @@ def add_arguments(parser: argparse.ArgumentParser,
                         choices=("debug", "info", "warning", "error"), help="default info")
 
 
-def check_port(port: int) -> None:
-    """Refuse a ``--port`` outside 0..65535 (0: any free port), as ``waddle join`` refuses
-    one outside 1..65535 (:func:`client.address.parse_address`).
-
-    Raises:
-        ValueError: naming the port.
-    """
-    if not 0 <= port <= 65535:
-        raise ValueError(f"bad port {port}: expected a number from 0 to 65535 (0: any free port)")
-
-
 def settings_from(args: argparse.Namespace):
     """The table's :class:`protocol.Settings` from the command line.
 
@@ -103,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
-    check_port(args.port)
+    check_port(args.port, any_free=True)
     save = args.save
     if save is None and args.resume is None:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
