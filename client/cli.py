@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: subcommand -> (module in client.commands, one-line help)
@@ -74,11 +75,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _module(args.module).run(args) or 0
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
     except (UserError, ValueError, OSError) as exc:
         print(f"waddle {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _silence_stdout() -> None:
+    """The reader of our output went away (``waddle replay R | head``): stop quietly, as
+    Unix tools do, without a second error when Python flushes stdout at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":
