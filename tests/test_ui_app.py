@@ -392,6 +392,26 @@ def test_chat_line_is_sent_and_user_text_is_cleaned():
     play(test, name="evil\x1b[2J\u202ename")
 
 
+def test_esc_cancels_the_chat_line_at_once_and_the_next_key_is_not_swallowed():
+    async def test(d):
+        d.keys("c")
+        await d.shows("say:")
+        d.keys("abc")
+        await d.shows("say: abc")
+        d.keys("\x1b")
+        # prompt-toolkit's default waits (0.5 s for an escape sequence, then 1 s for a longer
+        # binding) held Esc for 1.5 s, and a key typed meanwhile joined it.
+        async with asyncio.timeout(1.0):
+            await d.until(lambda: "say:" not in d.text(), "the chat line closed")
+        d.keys("c")
+        await d.shows("say:")
+        d.keys("\r")
+        await d.until(lambda: "say:" not in d.text(), "the chat line closed")
+        assert not d.state.chat
+
+    play(test)
+
+
 def test_quit_during_a_game_asks_first():
     async def test(d):
         await start(d)

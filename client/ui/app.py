@@ -58,6 +58,9 @@ from waddle.hexgrid import Hex, distance
 PANEL_WIDTH = 34
 #: The smallest window the UI draws in (columns, rows); smaller shows a message.
 MIN_SIZE = (60, 16)
+#: Seconds a lone Esc waits for the rest of an escape sequence (and for a longer key binding)
+#: before it counts as Esc.
+ESCAPE_WAIT = 0.05
 
 
 class _BoardControl(FormattedTextControl):
@@ -137,6 +140,11 @@ class WaddleApp:
             input=input,
             output=self.output,
         )
+        # Esc alone is also how escape sequences start: prompt-toolkit waits ttimeoutlen
+        # (default 0.5 s) and then timeoutlen (1 s) before taking it as Esc, and a key typed
+        # meanwhile joined it (Esc on the chat line was slow and could be swallowed).
+        self.application.ttimeoutlen = ESCAPE_WAIT
+        self.application.timeoutlen = ESCAPE_WAIT
         session.subscribe(self.changed)
         self.changed()
 
