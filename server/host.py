@@ -49,6 +49,7 @@ class ServerConfig:
     save: str | Path | None = None
     resume: str | Path | None = None
     grace: float = 30.0
+    lobby_grace: float = 30.0
     standin: str = "random"
     bot_delay: float = 0.0
     seed: int | None = None
@@ -65,8 +66,8 @@ class Host:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        options = dict(grace=config.grace, standin=config.standin, bot_delay=config.bot_delay,
-                       seed=config.seed)
+        options = dict(grace=config.grace, lobby_grace=config.lobby_grace, standin=config.standin,
+                       bot_delay=config.bot_delay, seed=config.seed)
         if config.resume:
             if config.save:
                 options["save"] = config.save

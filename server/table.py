@@ -114,6 +114,8 @@ class Table:
         save: the file the game is saved to after every action (``None``: not saved).
             It holds the seat tokens: it is the host's private file.
         grace: seconds a disconnected player's turn waits before a stand-in bot plays.
+        lobby_grace: seconds a seat whose connection dropped in the lobby stays held for a
+            reclaim before it is freed (its token then stops working).
         standin: the bot kind that plays for absent or timed-out players.
         bot_delay: seconds a bot seat waits before acting (0 in tests and benchmarks).
         map: a map to use instead of the one ``settings`` choose (hosts and tests).
@@ -122,12 +124,14 @@ class Table:
     """
 
     def __init__(self, settings: Settings | None = None, *, code: str | None = None,
-                 save: str | Path | None = None, grace: float = 30.0, standin: str = "random",
+                 save: str | Path | None = None, grace: float = 30.0, lobby_grace: float = 30.0,
+                 standin: str = "random",
                  bot_delay: float = 0.0, map: Map | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.code = code or None
         self.save_path = Path(save) if save else None
         self.grace = grace
+        self.lobby_grace = lobby_grace
         self.standin = standin
         self.bot_delay = bot_delay
         #: The table's id (``welcome.table``): random, kept by a resume.
@@ -261,7 +265,8 @@ class Table:
         self._handlers[type(message)](peer, message)
 
     def disconnect(self, peer: Peer) -> None:
-        """``peer``'s connection ended: its seat (if any) is held for a reclaim."""
+        """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
+        lobby for ``lobby_grace`` seconds, then freed by :meth:`run`)."""
         self.peers.discard(peer)
         seat = peer.seat
         if seat is not None and seat.peer is peer:
@@ -510,14 +515,31 @@ class Table:
             if self.phase == "lobby" and not self.map_ready:
                 await self._prepare_map()
                 continue
-            due = self._driver_due = self._bot_due()
+            due = self._driver_due = self._lobby_due() if self.phase == "lobby" else self._bot_due()
             if due is None:
                 await self._wake.wait()
             elif due > trio.current_time():
                 with trio.move_on_at(due):
                     await self._wake.wait()
+            elif self.phase == "lobby":
+                self._free_lost_seats()
             else:
                 await self._bot_turn()
+
+    def _lobby_due(self) -> float | None:
+        """When the first seat whose connection dropped in the lobby is to be freed, or ``None``."""
+        return min((s.away_since + self.lobby_grace for s in self.seats
+                    if s.peer is None and s.away_since is not None), default=None)
+
+    def _free_lost_seats(self) -> None:
+        """Free the lobby seats whose connection dropped ``lobby_grace`` seconds ago or more."""
+        now = trio.current_time()
+        lost = [s for s in self.seats if s.peer is None and s.away_since is not None
+                and s.away_since + self.lobby_grace <= now]
+        for seat in lost:
+            self.seats.remove(seat)
+            log.info("%s (%s) did not come back: the seat is free", seat.name, seat.colour)
+        self._broadcast_lobby()
 
     def _bot_due(self) -> float | None:
         """When a bot should act for the current seat, or ``None``."""

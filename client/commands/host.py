@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
-                               seed=args.seed))
+                               lobby_grace=args.lobby_grace, seed=args.seed))
     if server.table.save_path is not None:
         check_writable(server.table.save_path)
     tune_gc()  # this process hosts: see server.tuning

@@ -48,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
                              "(default 30)")
+    parser.add_argument("--lobby-grace", type=seconds, default=30.0, metavar="SECONDS",
+                        help="seconds a seat whose connection dropped in the lobby is held "
+                             "for its player before it is freed (default 30)")
     parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
@@ -69,6 +72,8 @@ def settings_from(args: argparse.Namespace):
         raise ValueError("--turn-timer must be between 0 and 86400 seconds")
     if args.grace < 0:
         raise ValueError("--grace must not be negative")
+    if args.lobby_grace < 0:
+        raise ValueError("--lobby-grace must not be negative")
     if args.map:
         map = FileMap(path=args.map)
     elif args.bundled:
@@ -99,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
-                             seed=args.seed))
+                             lobby_grace=args.lobby_grace, seed=args.seed))
     if host.table.save_path is not None:
         check_writable(host.table.save_path)
     tune_gc()

@@ -1,0 +1,56 @@
+"""Server: seats whose connection drops in the lobby, and the stand-in's bot kind."""
+
+import pytest
+import trio
+from test_server_kit import config, hosting, seated_pair, started_pair
+
+import protocol
+
+
+async def test_a_seat_dropped_in_the_lobby_is_freed_after_the_lobby_grace(autojump_clock):
+    async with hosting(config(lobby_grace=30.0)) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await seated_pair(connect)
+            await bob.stream.aclose()
+            await ada.until(lambda: len(ada.lobby.seats) == 2 and not ada.lobby.seats[1].connected)
+            dropped = trio.current_time()
+            carl = await connect()
+            await carl.hello()
+            await carl.send(protocol.Join(name="Carl"))
+            assert (await carl.expect(protocol.Rejected)).code == "table_full"  # held for a reclaim
+            await ada.until(lambda: len(ada.lobby.seats) == 1)
+            freed_after = trio.current_time() - dropped
+            late = await connect()
+            await late.hello()
+            await late.send(protocol.Reclaim(token=bob.token))
+            assert (await late.expect(protocol.Rejected)).code == "bad_token"
+            dan = await connect()
+            seated = await dan.join("Dan")
+    assert freed_after == pytest.approx(30.0, abs=0.01)
+    assert seated.colour == "blue" and [s.name for s in host.table.seats] == ["Ada", "Dan"]
+
+
+async def test_a_seat_dropped_in_the_lobby_can_be_reclaimed_within_the_lobby_grace(autojump_clock):
+    async with hosting(config(lobby_grace=30.0)) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await seated_pair(connect)
+            await bob.stream.aclose()
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+            await trio.sleep(20)
+            back = await connect()
+            await back.hello()
+            await back.send(protocol.Reclaim(token=bob.token))
+            await back.expect(protocol.Seated, colour="blue")
+            await trio.sleep(60)
+            await ada.until(lambda: ada.lobby.seats[1].connected)
+    assert [s.name for s in host.table.seats] == ["Ada", "Bob"]
+
+
+async def test_a_game_seat_is_still_held_past_the_lobby_grace(autojump_clock):
+    async with hosting(config(lobby_grace=5.0, grace=1000.0)) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await started_pair(connect)
+            await bob.stream.aclose()
+            await ada.until(lambda: not ada.lobby.seats[1].connected)
+            await trio.sleep(60)
+    assert [s.name for s in host.table.seats] == ["Ada", "Bob"]
