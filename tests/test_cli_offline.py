@@ -53,10 +53,15 @@ def test_map_without_seed_prints_a_seed_that_makes_it_again(capsys):
 
 
 def test_map_bundled_by_name(capsys):
-    status, out, _ = run(capsys, "map", "--name", "islands", "--json")
+    status, out, _ = run(capsys, "map", "--bundled", "islands", "--json")
     assert status == 0 and Map.from_dict(json.loads(out)) == bundled_map("islands")
-    _, text, _ = run(capsys, "map", "--name", "islands")
+    _, text, _ = run(capsys, "map", "--bundled", "islands")
     assert text.startswith("bundled map islands for 2-4 players;")
+
+
+def test_map_name_is_kept_as_the_older_spelling_of_bundled(capsys):
+    _, text, _ = run(capsys, "map", "--name", "lagoon")
+    assert text.startswith("bundled map lagoon for 2-3 players;")
 
 
 def test_map_list(capsys):
@@ -67,7 +72,7 @@ def test_map_list(capsys):
 
 
 def test_unknown_bundled_map_is_one_line(capsys):
-    status, out, err = run(capsys, "map", "--name", "atlantis")
+    status, out, err = run(capsys, "map", "--bundled", "atlantis")
     assert status == 2 and out == ""
     assert err == "waddle map: no bundled map 'atlantis'; the bundled maps are: islands, lagoon, peninsulas\n"
 
@@ -86,8 +91,8 @@ def test_map_file_is_checked(tmp_path, capsys):
 
 
 def test_seed_with_a_named_map_is_refused(capsys):
-    status, _, err = run(capsys, "map", "--name", "islands", "--seed", "3")
-    assert status == 2 and "--seed is for the standard map" in err
+    status, _, err = run(capsys, "map", "--bundled", "islands", "--seed", "3")
+    assert status == 2 and "--seed is for the standard map, not with --bundled or --file" in err
 
 
 # -- waddle replay ----------------------------------------------------------------------

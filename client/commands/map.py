@@ -16,7 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players, 2 to 5: picks the standard tiles (default 4)")
     parser.add_argument("--seed", type=int, help="seed of the standard map (default: random)")
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--name", metavar="BUNDLED", help="print this bundled map instead")
+    which.add_argument("--bundled", "--name", dest="bundled", metavar="NAME",
+                       help="print this bundled map instead (as serve/host --bundled; "
+                            "--name is the older spelling)")
     which.add_argument("--file", metavar="FILE", help="check and print this map file (TOML or JSON)")
     which.add_argument("--list", action="store_true", help="list the bundled maps")
     parser.add_argument("--json", action="store_true",
@@ -38,12 +40,12 @@ def run(args: argparse.Namespace) -> int:
             info = bundled_info(name)
             print(f"{name}: {info.players[0]}-{info.players[1]} players. {clean(info.description)}")
         return 0
-    if (args.name or args.file) and args.seed is not None:
-        raise ValueError("--seed is for the standard map, not with --name or --file")
-    if args.name:
-        map = bundled_map(args.name)
-        info = bundled_info(args.name)
-        about = f"bundled map {args.name} for {info.players[0]}-{info.players[1]} players"
+    if (args.bundled or args.file) and args.seed is not None:
+        raise ValueError("--seed is for the standard map, not with --bundled or --file")
+    if args.bundled:
+        map = bundled_map(args.bundled)
+        info = bundled_info(args.bundled)
+        about = f"bundled map {args.bundled} for {info.players[0]}-{info.players[1]} players"
     elif args.file:
         map = load_map(args.file)
         about = f"map file {clean(args.file)}"
