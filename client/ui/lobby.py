@@ -112,7 +112,7 @@ FIELDS = (
 
 
 def lobby_screen(state: TableState, ui: UIState, height: int, *, ascii: bool = False) -> Fragments:
-    """Seats (name, colour, ready), the settings (the owner's selected field marked), then
+    """Seats (name, "(away)" while a player's connection is down, colour, ready), the settings (the owner's selected field marked), then
     the last chat lines that fit in ``height`` lines."""
     out: Fragments = [("class:heading", "Waddle: the lobby\n\n")]
     if state.address:
@@ -121,7 +121,9 @@ def lobby_screen(state: TableState, ui: UIState, height: int, *, ascii: bool = F
     for seat in sorted(state.seats, key=lambda s: s.seat):
         ready = "ready" if seat.ready else "not ready"
         who = "bot" if seat.bot and not seat.connected else ready
-        out += [("", "  ")] + player_label(state, seat.colour, you=True) + [("class:dim", f"  ({seat.colour}, {who})\n")]
+        away = " (away)" if not seat.connected and not seat.bot else ""
+        out += [("", "  "), *player_label(state, seat.colour, you=True), ("", away),
+                ("class:dim", f"  ({seat.colour}, {who})\n")]
     bots = state.settings.bots
     for index in range(len(state.seats), state.settings.players):
         who = f"a {bots[0]} bot at the start" if bots else "waiting for a player"
