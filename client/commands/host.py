@@ -5,7 +5,8 @@ process; you take the first seat and own the table. Before the UI opens it print
 the other players type to join (address and join code); the lobby shows it too.
 Quitting the UI stops the host. Without ``--code`` a random join code is made
 (``--open``: none). The game is saved as ``waddle serve`` saves it (``--save``, default
-a new ``waddle-DATE-TIME.waddle.json`` here).
+a new ``waddle-DATE-TIME.waddle.json`` here); quitting mid-game prints the save file and
+the ``waddle host --resume FILE`` that continues it.
 """
 
 from __future__ import annotations
@@ -56,7 +57,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"Hosting on {args.address}:{args.port}. Others join with:  {join.format(port=args.port)}")
     session = RemoteSession(local, args.port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
-    return run_ui(session, args)
+    return run_ui_then_say_saved(session, args, server.table)
+
+
+def run_ui_then_say_saved(session, args, table) -> int:
+    """Run the UI; then, unless it showed the finished game's record already, print where
+    the game is saved and how to continue it (:func:`client.commands.serve.saved_message`,
+    shared with ``waddle play``)."""
+    status = run_ui(session, args)
+    message = None if session.state.record_path else serve.saved_message(table, "host")
+    if message:
+        print(message, flush=True)
+    return status
 
 
 def _my_token(table, name: str) -> str:

@@ -10,7 +10,7 @@ import argparse
 import os
 
 from client.cli import seconds
-from client.commands import check_writable, run_ui
+from client.commands import check_writable
 from client.ui import options
 
 
@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)
-    return run_ui(session, args)
+    from client.commands.host import run_ui_then_say_saved
+
+    return run_ui_then_say_saved(session, args, server.table)
 
 
 def _temporary_record() -> str:

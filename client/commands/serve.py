@@ -115,10 +115,23 @@ def run(args: argparse.Namespace) -> int:
             raise
     except KeyboardInterrupt:
         pass
-    path = host.table.save_path
-    if host.table.match is not None and path is not None:
-        print(f"host stopped; continue with: waddle serve --resume {path}", flush=True)
+    message = saved_message(host.table, "serve")
+    if message:
+        print(f"host stopped; {message}", flush=True)
     return 0
+
+
+def saved_message(table, command: str) -> str | None:
+    """What to tell the user once a host stopped: where the game is saved and how to go on,
+    e.g. ``"game saved to g.json; continue with: waddle serve --resume g.json"`` (with
+    ``command`` ``"serve"``), or how to see a finished game again; ``None`` when the
+    game did not start or is not saved (shared by ``serve``, ``host`` and ``play``)."""
+    path = table.save_path
+    if table.match is None or path is None:
+        return None
+    if table.phase == "finished":
+        return f"game saved to {path}; see it again: waddle replay {path}"
+    return f"game saved to {path}; continue with: waddle {command} --resume {path}"
 
 
 async def _serve(host) -> None:

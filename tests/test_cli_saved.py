@@ -1,0 +1,56 @@
+"""``waddle host`` and ``waddle play``: quitting the UI mid-game says where the game is saved."""
+
+import pytest
+import trio
+
+import server.host
+from client.cli import main
+from client.ui import options
+from server.table import Seat
+
+
+@pytest.fixture
+def hosts(monkeypatch):
+    """The hosts the commands make; the UI, replaced, starts the game and quits mid-game."""
+    made = []
+
+    class Recorded(server.host.Host):
+        def __init__(self, config):
+            super().__init__(config)
+            made.append(self)
+
+    async def start(table):
+        if not table.seats:
+            table.seats.append(Seat("red", "Ann"))
+        table.start()
+
+    def quit_mid_game(session, args):
+        trio.run(start, made[-1].table)
+        return 0
+
+    monkeypatch.setattr(server.host, "Host", Recorded)
+    monkeypatch.setattr(options, "run_ui", quit_mid_game)
+    return made
+
+
+def test_quitting_host_mid_game_says_how_to_continue(hosts, tmp_path, capsys):
+    path = tmp_path / "g.json"
+    assert main(["host", "--port", "0", "--open", "--players", "2", "--bots", "greedy",
+                 "--save", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"game saved to {path}; continue with: waddle host --resume {path}" in out
+    assert path.exists() and not hosts[0].table.match.is_over
+
+
+def test_quitting_play_mid_game_says_how_to_continue(hosts, tmp_path, capsys):
+    path = tmp_path / "p.json"
+    assert main(["play", "--bots", "1", "--pace", "0", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"game saved to {path}; continue with: waddle host --resume {path}" in out
+    assert path.exists()
+
+
+def test_quitting_host_in_the_lobby_says_nothing_about_a_save(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(options, "run_ui", lambda session, args: 0)
+    assert main(["host", "--port", "0", "--save", str(tmp_path / "g.json")]) == 0
+    assert "game saved" not in capsys.readouterr().out
