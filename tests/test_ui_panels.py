@@ -11,7 +11,9 @@ from client.ui import options, panels
 from client.ui.view import TableState, UIState
 from protocol.messages import SeatInfo, Settings
 from waddle import Game, standard_map
+from waddle.bots import make_bot
 from waddle.record import load_record
+from waddle.render import LETTERS
 
 RECORDS = Path(__file__).parent / "data" / "records"
 
@@ -57,6 +59,51 @@ def test_a_returned_player_loses_the_stand_in_tag():
     state = playing_table()
     state.seats[1] = seat(1, "blue", "Bo", connected=True)  # as the host shows Bo back
     assert "(bot plays)" not in players_lines(state)["Bo"]
+
+
+def scoring_table() -> TableState:
+    """The playing table with real-time score on, after a few greedy moves (live scores differ)."""
+    state = playing_table()
+    state.settings = Settings(players=5, realtime_score=True)
+    bot = make_bot("greedy", seed=3)
+    for _ in range(12):
+        state.game.apply(bot.choose(state.game))
+    return state
+
+
+def players_table(state, width) -> list[str]:
+    """The side panel's players table (heading, then one line a player) at ``width`` columns."""
+    shown = lines(panels.side_panel(state, UIState(), width, 30))
+    top = next(i for i, line in enumerate(shown) if line.startswith("Play"))
+    return shown[top:top + 1 + len(state.game.players)]
+
+
+@pytest.mark.parametrize("width", [46, 34, 24, 16, 12])
+def test_the_players_table_keeps_the_live_scores_in_a_narrow_panel(width):
+    state = scoring_table()
+    game = state.game
+    table = players_table(state, width)
+    assert table[0].startswith("Play") and table[0].endswith("score")
+    assert all(len(line) <= width for line in table)
+    for colour, total, line in zip(game.players, game.live_totals(), table[1:]):
+        assert line.startswith(LETTERS[colour]) and line.split()[-1] == str(total)
+    assert len(set(game.live_totals())) > 1
+
+
+def test_the_players_table_shortens_names_then_headings_then_drops_the_doubles():
+    state = scoring_table()
+    doubles = [str(state.game.doubles_left(c)) for c in state.game.players]
+
+    def table(width):
+        return players_table(state, width)
+
+    wide, narrow = table(46), table(34)
+    assert "Bo (bot plays)" in wide[2] and "doubles" in wide[0] and "doubles" in narrow[0]
+    assert len(narrow[0]) < len(wide[0])
+    short = table(21)
+    assert "dbl" in short[0] and [line.split()[-2] for line in short[1:]] == doubles
+    assert short[1].startswith("R Ann")
+    assert "dbl" not in table(12)[0] and table(12)[1].startswith("R Ann")
 
 
 def finished_table(record="three-players-ranked-pool.json", **fields) -> TableState:

@@ -22,6 +22,16 @@ Fragments = list[tuple[str, str]]
 
 #: Characters for a player's name (and "(you)") in the players table.
 NAME_COLUMN = 20
+#: The players table's forms, widest first: the columns (with the leading space) a name
+#: keeps before the next form is used, then the number columns, (heading, width) each.
+#: The last form, the live score alone (without it, the doubles alone), is for the
+#: narrowest panel.
+PLAYER_COLUMNS = (
+    (9, (("doubles", 8), ("score", 7))),
+    (5, (("dbl", 4), ("score", 6))),
+    (0, (("score", 6),)),
+)
+_PLAYER_VALUE = {"doubles": "doubles", "dbl": "doubles", "score": "score"}
 #: The score table's columns after the name, and the name's least width.
 SCORE_HEADING = "waddles pools total"
 SCORE_NAME = 8
@@ -138,7 +148,7 @@ def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii
         lines += score_table(state, ui, width, ascii=ascii)
     else:
         lines += _tracks(state, ascii)
-        lines += _players(state)
+        lines += _players(state, width)
     lines.append([("class:heading", "Events")])
     rest = height - len(lines) - 1
     chat = [chat_line(*line) for line in state.chat[-max(rest // 3, 1):]] if state.chat else []
@@ -168,21 +178,36 @@ def _tracks(state: TableState, ascii: bool) -> list[Fragments]:
     return out
 
 
-def _players(state: TableState) -> list[Fragments]:
+def _players(state: TableState, width: int) -> list[Fragments]:
+    """The players table in ``width`` columns: letter, name (and tags), doubles left and,
+    with real-time score on, live score. A narrow panel shortens the name first, then the
+    headings (:data:`PLAYER_COLUMNS`), then drops the doubles: the scores stay visible."""
     game = state.game
     live = state.settings.realtime_score
     scores = dict(zip(game.players, game.live_totals())) if live else {}
-    out = [[("class:heading", f"{'Players':<{NAME_COLUMN + 2}}{'doubles':>8}"
-                                 + (f"{'score':>7}" if live else ""))]]
+    columns = _player_columns(width, live)
+    name_column = min(NAME_COLUMN + 1, max(width - 1 - sum(w for _, w in columns), 0))
+    out = [[("class:heading", fit("Players", name_column + 1)
+             + "".join(f"{heading:>{w}}" for heading, w in columns))]]
     for colour in game.players:
         you = " (you)" if colour == state.my_colour else ""
-        name = fit(state.name_of(colour), NAME_COLUMN - len(you)).rstrip()
-        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour)}", NAME_COLUMN + 1)),
-                ("", f"{game.doubles_left(colour):>8}")]
-        if live:
-            line.append(("", f"{scores[colour]:>7}"))
+        name = fit(state.name_of(colour), max(name_column - 1 - len(you), 3)).rstrip()
+        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour)}", name_column))]
+        values = {"doubles": game.doubles_left(colour), "score": scores.get(colour)}
+        line += [("", f"{values[_PLAYER_VALUE[heading]]:>{w}}") for heading, w in columns]
         out.append(line)
     return out
+
+
+def _player_columns(width: int, live: bool) -> tuple[tuple[str, int], ...]:
+    """The players table's number columns, (heading, width) each: those of the first form of
+    :data:`PLAYER_COLUMNS` that leaves its name columns in ``width``, else the last form's
+    (without the live score when it is off)."""
+    forms = [(name, tuple(c for c in columns if live or _PLAYER_VALUE[c[0]] != "score"))
+             for name, columns in PLAYER_COLUMNS]
+    forms = [form for form in forms if form[1]]
+    return next((columns for name, columns in forms if width - 1 - sum(w for _, w in columns) >= name),
+                forms[-1][1])
 
 
 def _away(state: TableState, colour: str) -> str:
