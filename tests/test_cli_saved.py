@@ -20,6 +20,8 @@ def hosts(monkeypatch):
             made.append(self)
 
     async def start(table):
+        if table.phase != "lobby":
+            return  # resumed
         if not table.seats:
             table.seats.append(Seat("red", "Ann"))
         table.start()
@@ -54,3 +56,26 @@ def test_quitting_host_in_the_lobby_says_nothing_about_a_save(monkeypatch, tmp_p
     monkeypatch.setattr(options, "run_ui", lambda session, args: 0)
     assert main(["host", "--port", "0", "--save", str(tmp_path / "g.json")]) == 0
     assert "game saved" not in capsys.readouterr().out
+
+
+def test_resuming_an_open_table_keeps_it_open(hosts, tmp_path, capsys):
+    path = tmp_path / "g.json"
+    args = ["--open", "--players", "2", "--bots", "greedy"]
+    assert main(["host", "--port", "0", *args, "--save", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["host", "--port", "7934", "--resume", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Others join with:  waddle join 127.0.0.1:7934\n" in out and "--code" not in out
+    assert hosts[-1].table.code is None
+
+
+def test_resuming_keeps_the_saved_code_unless_one_is_given(hosts, tmp_path, capsys):
+    path = tmp_path / "g.json"
+    assert main(["host", "--port", "0", "--code", "fjord", "--players", "2", "--bots", "greedy",
+                 "--save", str(path)]) == 0
+    assert main(["host", "--port", "7934", "--resume", str(path)]) == 0
+    assert "waddle join 127.0.0.1:7934 --code fjord\n" in capsys.readouterr().out
+    assert hosts[-1].table.code == "fjord"
+    assert main(["host", "--port", "7934", "--resume", str(path), "--open"]) == 0
+    assert "--code" not in capsys.readouterr().out.split("Others join with:")[1]
+    assert hosts[-1].table.code is None

@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                lobby_grace=args.lobby_grace, seed=args.seed))
+    if args.resume:
+        code = _resumed_code(server.table, args)
     if server.table.save_path is not None:
         check_writable(server.table.save_path)
     tune_gc()  # this process hosts: see server.tuning
@@ -69,6 +71,14 @@ def run_ui_then_say_saved(session, args, table) -> int:
     if message:
         print(message, flush=True)
     return status
+
+
+def _resumed_code(table, args: argparse.Namespace) -> str | None:
+    """A resumed table's join code: the saved one (maybe none) unless ``--code`` or
+    ``--open`` says otherwise; the table takes it (and saves it from then on)."""
+    if args.open or args.code:
+        table.code = None if args.open else args.code
+    return table.code
 
 
 def _my_token(table, name: str) -> str:

@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed))
+    if args.resume and args.code:
+        host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
         check_writable(host.table.save_path)
     tune_gc()
