@@ -38,7 +38,8 @@ class ServerConfig:
     code or ``None``. ``save``: the save file (``None``: not saved). ``resume``: a save
     file to continue (its settings, seats and tokens win over ``settings``; saving goes
     on to ``save`` or, without it, to ``resume``). ``grace``: seconds before a stand-in
-    bot plays for an absent player; ``standin``: its kind. ``map``: a ready map (overrides
+    bot plays for an absent player; ``standin``: its kind (``None``: the table's bot
+    kind, :attr:`server.table.Table.standin_kind`). ``map``: a ready map (overrides
     ``settings.map``). ``limits``: per-connection timeouts and limits.
     """
 
@@ -50,7 +51,7 @@ class ServerConfig:
     resume: str | Path | None = None
     grace: float = 30.0
     lobby_grace: float = 30.0
-    standin: str = "random"
+    standin: str | None = None
     bot_delay: float = 0.0
     seed: int | None = None
     map: Map | None = None

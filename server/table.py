@@ -116,7 +116,8 @@ class Table:
         grace: seconds a disconnected player's turn waits before a stand-in bot plays.
         lobby_grace: seconds a seat whose connection dropped in the lobby stays held for a
             reclaim before it is freed (its token then stops working).
-        standin: the bot kind that plays for absent or timed-out players.
+        standin: the bot kind that plays for absent or timed-out players (``None``: the
+            table's bot kind, :attr:`standin_kind`).
         bot_delay: seconds a bot seat waits before acting (0 in tests and benchmarks).
         map: a map to use instead of the one ``settings`` choose (hosts and tests).
         seed: seeds the bots and the opening turn order (``None``: random bots; the order
@@ -125,7 +126,7 @@ class Table:
 
     def __init__(self, settings: Settings | None = None, *, code: str | None = None,
                  save: str | Path | None = None, grace: float = 30.0, lobby_grace: float = 30.0,
-                 standin: str = "random",
+                 standin: str | None = None,
                  bot_delay: float = 0.0, map: Map | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.code = code or None
@@ -183,11 +184,18 @@ class Table:
                      seats=[self._seat_info(i, s) for i, s in enumerate(self.seats)],
                      owner=owner.colour if owner else None, code_required=self.code is not None)
 
+    @property
+    def standin_kind(self) -> str:
+        """The bot kind that plays for absent players and turns the timer ends: the
+        ``standin`` given, else the table's bot kind (the last of ``settings.bots``, the
+        one that repeats for the empty seats), else ``"random"`` (``docs/protocol.md``)."""
+        return self.standin or (self.settings.bots[-1] if self.settings.bots else "random")
+
     def _seat_info(self, index: int, seat: Seat) -> SeatInfo:
         standin = seat.colour in self._standins
         return SeatInfo(seat=index, colour=seat.colour, name=seat.name,
                         connected=seat.peer is not None, ready=seat.ready,
-                        bot=seat.bot or (self.standin if standin else None), standin=standin)
+                        bot=seat.bot or (self.standin_kind if standin else None), standin=standin)
 
     def snapshot(self) -> Snapshot:
         """The whole table now: version, record (``None`` in the lobby) and lobby."""
@@ -557,7 +565,7 @@ class Table:
 
     async def _bot_turn(self) -> None:
         seat = self.seat_of(self.match.current_player)
-        kind = seat.bot or self.standin
+        kind = seat.bot or self.standin_kind
         version = self.version
         chooser = self._choosers.get(seat.colour)
         if chooser is None:

@@ -2,7 +2,7 @@
 
 import pytest
 import trio
-from test_server_kit import config, hosting, seated_pair, started_pair
+from test_server_kit import MAP3, config, hosting, seated_pair, started_pair
 
 import protocol
 
@@ -54,3 +54,20 @@ async def test_a_game_seat_is_still_held_past_the_lobby_grace(autojump_clock):
             await ada.until(lambda: not ada.lobby.seats[1].connected)
             await trio.sleep(60)
     assert [s.name for s in host.table.seats] == ["Ada", "Bob"]
+
+
+async def test_the_turn_timer_and_stand_ins_play_the_table_s_bot_kind(autojump_clock):
+    settings = protocol.Settings(players=3, turn_timer=15.0, bots=["random", "greedy"], seat_order="seated")
+    async with hosting(config(settings=settings, map=MAP3)) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await seated_pair(connect)
+            await ada.send(protocol.Start())
+            await bob.expect(protocol.Started)
+            timed = await bob.expect(protocol.Played, version=2)  # Ada's turn runs out
+            await bob.stream.aclose()  # Bob is away: after the timer a stand-in plays for him
+            away = await ada.expect(protocol.Played, version=3)
+            await ada.until(lambda: ada.lobby.seats[1].standin)
+    assert host.table.standin_kind == "greedy"
+    assert (timed.player, timed.bot) == ("red", "greedy")
+    assert (away.player, away.bot) == ("blue", "greedy")
+    assert ada.lobby.seats[1].bot == "greedy"
