@@ -160,3 +160,45 @@ def test_a_client_arriving_while_a_stand_in_plays_shows_the_tag():
     shown = "".join(text for _, text in panels.side_panel(remote.state, UIState(), 46, 30))
     bob = next(line for line in shown.split("\n") if " Bob" in line)
     assert "(bot plays)" in bob
+
+
+def test_a_snapshot_with_moves_fills_the_log_with_the_history_as_the_live_log_shows_it():
+    game = Game(standard_map(3, 4), ("red", "blue", "yellow"))
+    live = session()
+    live.client.state.apply(lobby("Ann", "Bob", "Cy"))
+    live.client.state.apply(Started(version=1, record=to_record(game)))
+    version = 1
+    while not any(e["type"] == "round_ended" for e in live.state.log):
+        player, action = game.current_player, game.legal_actions()[0]
+        events = [e.to_dict() for e in game.apply(action)]
+        version += 1
+        live.client.state.apply(Played(version=version, player=player,
+                                       action=from_engine(action), events=events))
+    rejoined = session()
+    rejoined.client.state.apply(Snapshot(version=version, record=to_record(game), lobby=Lobby(
+        phase="playing", settings=Settings(players=3), seats=seats("Ann", "Bob", "Cy"),
+        owner="red")))
+    assert len(game) > 0 and rejoined.state.game is rejoined.client.state.game
+    assert rejoined.state.log == live.state.log
+
+    def lines(remote):
+        return ["".join(text for _, text in panels.event_line(remote.state, event))
+                for event in remote.state.log]
+    assert lines(rejoined) == lines(live)
+    assert any("placed a penguin" in line for line in lines(rejoined))
+    assert any("round over" in line for line in lines(rejoined))
+
+
+def test_played_after_a_snapshot_adds_only_the_new_events():
+    game = Game(standard_map(3, 4), ("red", "blue", "yellow"))
+    game.apply(game.legal_actions()[0])
+    remote = session()
+    remote.client.state.apply(Snapshot(version=2, record=to_record(game), lobby=Lobby(
+        phase="playing", settings=Settings(players=3), seats=seats("Ann", "Bob", "Cy"),
+        owner="red")))
+    assert [e["player"] for e in remote.state.log] == ["red"]
+    player, action = game.current_player, game.legal_actions()[0]
+    events = [e.to_dict() for e in game.apply(action)]
+    remote.client.state.apply(Played(version=3, player=player, action=from_engine(action),
+                                     events=events))
+    assert [e["player"] for e in remote.state.log] == ["red", "blue"]

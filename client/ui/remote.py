@@ -4,7 +4,8 @@
 :class:`~client.ui.view.Session` the UI reads: after every change of the client's
 state it copies what the screen shows into the UI's
 :class:`~client.ui.view.TableState` (seats, settings, the game replica, new events,
-chat, the last rejection). Wishes go through the client's non-blocking methods
+chat, the last rejection); a new replica (``started``, or a ``snapshot`` after a
+resume or reconnect) refills the event log from its moves. Wishes go through the client's non-blocking methods
 (``act_nowait``, ``send_nowait``); a refusal to queue becomes ``state.notice``.
 
 With ``server`` (a :class:`server.host.Host`), the session runs the host in the same
@@ -135,6 +136,9 @@ class RemoteSession:
         state.settings = core.settings or state.settings
         state.owner = next((s.seat for s in core.seats if s.colour == core.owner), None)
         state.my_seat = next((s.seat for s in core.seats if s.colour == core.colour), None)
+        if core.game is not None and core.game is not state.game:  # started, or a snapshot
+            state.replay_log(core.game)
+            self._played = core.last_played
         state.game = core.game
         state.chat = [(clean(line.name), line.colour, clean(line.text)) for line in core.chat]
         if core.last_played is not None and core.last_played is not self._played:

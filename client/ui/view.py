@@ -89,6 +89,20 @@ class TableState:
         self.log.extend(events)
         del self.log[:-LOG_LINES]
 
+    def replay_log(self, game: Game) -> None:
+        """Replace the log with ``game``'s history (:func:`game_events`), as after a
+        snapshot: a player who rejoins sees the events played before."""
+        self.log = []
+        self.add_log(game_events(game))
+
+
+
+def game_events(game: Game) -> list[dict[str, Any]]:
+    """Every event of ``game`` so far as event dicts (``waddle.events`` form, oldest
+    first), rebuilt by replaying ``game.moves`` into a fresh game of the same map,
+    players and mirror option (``game`` itself is left alone)."""
+    fresh = Game(game.map, game.players, mirror_match=game.mirror_match)
+    return [event.to_dict() for _, action in game.moves for event in fresh.apply(action)]
 
 
 class Session(Protocol):
