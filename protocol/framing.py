@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import trio
 
-from protocol.messages import ClientMessage, ServerMessage
+from protocol.messages import MAX_ID, ClientMessage, ServerMessage
 from protocol.text import clean
 
 #: Cap on a frame body sent by a client (bytes).
@@ -37,9 +37,32 @@ class ProtocolError(Exception):
 
 
 class BadMessage(ProtocolError):
-    """A whole frame arrived but is not a valid message (bad JSON or UTF-8, unknown type, wrong field)."""
+    """A whole frame arrived but is not a valid message (bad JSON or UTF-8, unknown type, wrong field).
+
+    ``request``: ``"act"`` when the body is a JSON object of type ``act``, else ``"?"``;
+    ``id``: that act's ``id`` when it is a string of 1 to :data:`~protocol.messages.MAX_ID`
+    characters, else ``None`` (so a rejection can still name the action it refuses).
+    """
 
     fatal = False
+
+    def __init__(self, message: str, *, request: str = "?", id: str | None = None) -> None:
+        super().__init__(message)
+        self.request = request
+        self.id = id
+
+
+class _Envelope(msgspec.Struct):
+    """What a malformed body may still tell: its type and action id."""
+
+    type: object = None
+    id: object = None
+
+
+_envelope_decoder = msgspec.json.Decoder(_Envelope)
+#: Every error decoding a body may raise (msgspec's, invalid UTF-8, nesting too deep).
+_DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError,
+                  ValueError, TypeError)
 
 
 class FrameTooLarge(ProtocolError):
@@ -76,9 +99,22 @@ def decode(decoder: msgspec.json.Decoder, body: bytes) -> Any:
     """
     try:
         return decoder.decode(body)
-    except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError,
-            ValueError, TypeError) as exc:
-        raise BadMessage(clean(str(exc), 300)) from None  # msgspec may quote the bad value
+    except _DECODE_ERRORS as exc:
+        # msgspec may quote the bad value: clean it
+        raise BadMessage(clean(str(exc), 300), **_salvage(body)) from None
+
+
+def _salvage(body: bytes) -> dict[str, Any]:
+    """``request`` and ``id`` for the :class:`BadMessage` of a malformed ``act`` (none for
+    anything else, or an ``id`` that is not a string of acceptable length)."""
+    try:
+        envelope = _envelope_decoder.decode(body)
+    except _DECODE_ERRORS:
+        return {}
+    if envelope.type != "act":
+        return {}
+    ok = isinstance(envelope.id, str) and 1 <= len(envelope.id) <= MAX_ID
+    return {"request": "act", "id": envelope.id if ok else None}
 
 
 class FramedStream:

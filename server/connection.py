@@ -158,8 +158,8 @@ class Connection:
             try:
                 return await self.framed.receive()
             except BadMessage as exc:
-                self.log_rejection("?", "bad_message", str(exc))
-                self.send(Rejected(request="?", code="bad_message", message=str(exc)))
+                self.log_rejection(exc.request, "bad_message", str(exc))
+                self.send(Rejected(request=exc.request, code="bad_message", message=str(exc), id=exc.id))
                 return None
             except FrameTooLarge as exc:
                 self.close("frame_too_large", str(exc))

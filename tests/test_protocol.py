@@ -111,6 +111,28 @@ def test_bad_message_text_is_clean_even_when_msgspec_quotes_the_value():
     assert "evil" in str(info.value)
 
 
+@pytest.mark.parametrize(("body", "request_type", "id"), [
+    (b'{"type": "act", "id": "a7", "version": -1, "token": "t", "action": {"type": "scout"}}',
+     "act", "a7"),
+    (b'{"type": "act", "id": "a8", "version": 1, "token": "t", "action": {"type": "fly"}}',
+     "act", "a8"),
+    (b'{"action": {"type": "place", "hex": [1]}, "id": "a9", "type": "act"}', "act", "a9"),
+    (b'{"type": "act", "id": 5, "version": 1, "token": "t", "action": {"type": "scout"}}',
+     "act", None),
+    (b'{"type": "act", "id": "", "version": 1, "token": "t", "action": {"type": "scout"}}',
+     "act", None),
+    (b'{"type": "act", "id": "' + b"x" * 65 + b'", "version": "1"}', "act", None),
+    (b'{"type": "say", "id": "a1", "text": 5}', "?", None),
+    (b'{"type": "act", "id": "a1", "version": 1', "?", None),
+    (b'["act", "a1"]', "?", None),
+])
+def test_a_malformed_act_keeps_its_request_type_and_a_well_formed_id(body, request_type, id):
+    decoder = protocol.decoder_for(protocol.ClientMessage)
+    with pytest.raises(BadMessage) as info:
+        protocol.decode(decoder, body)
+    assert (info.value.request, info.value.id) == (request_type, id)
+
+
 async def test_unknown_fields_are_ignored():
     client, reader = server_side()
     await client.send_all(frame(b'{"type": "ping", "nonce": 1, "future": [1, 2]}'))

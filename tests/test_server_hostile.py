@@ -58,6 +58,19 @@ async def test_malformed_frames_are_rejected_and_the_game_goes_on(junk, autojump
             await bob.until(lambda: bob.version == 2)
 
 
+async def test_a_malformed_act_is_rejected_with_its_id(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(30):
+            ada, _ = await started_pair(connect)
+            await ada.send_raw(frame(b'{"type": "act", "id": "mine-1", "version": 1, "token": "t",'
+                                     b' "action": {"type": "place", "hex": "a,b"}}'))
+            reply = await ada.expect(protocol.Rejected)
+            assert (reply.request, reply.code, reply.id) == ("act", "bad_message", "mine-1")
+            await ada.send_raw(frame(b'{"type": "say", "id": "mine-2", "text": 5}'))
+            reply = await ada.expect(protocol.Rejected)
+            assert (reply.request, reply.code, reply.id) == ("?", "bad_message", None)
+
+
 @pytest.mark.parametrize("junk", [
     struct.pack(">I", protocol.MAX_CLIENT_FRAME + 1) + b"{",
     struct.pack(">I", 0),
