@@ -25,7 +25,7 @@ import time
 from functools import partial
 
 from waddle import COLOURS, Game
-from waddle.tiles import standard_map
+from waddle.hex.tiles import standard_map
 
 
 def play(map, players, rng):

@@ -43,7 +43,7 @@ from protocol.actions import from_engine, to_engine  # noqa: E402
 from protocol.framing import FramedStream, ProtocolError  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
 from server.tuning import tune_gc  # noqa: E402
-from waddle.record import from_record  # noqa: E402
+from waddle.hex.record import from_record  # noqa: E402
 
 #: ``gc.freeze()`` once the games started (host) and the clients connected: ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"

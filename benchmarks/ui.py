@@ -43,7 +43,7 @@ from client.ui.board import render_board
 from client.ui.view import TableState, UIState, legal_hexes
 from protocol.messages import SeatInfo, Settings
 from waddle import COLOURS, Game, Place
-from waddle.tiles import standard_map
+from waddle.hex.tiles import standard_map
 
 
 class Screen(DummyOutput):

@@ -1,4 +1,4 @@
-"""A headless bot client: a :class:`waddle.bots.Bot` playing one seat through a
+"""A headless bot client: a :class:`waddle.hex.bots.Bot` playing one seat through a
 :class:`client.core.Client` until the game ends.
 
 The bot thinks on a copy of the replica in a worker thread, so the connection's
@@ -14,7 +14,7 @@ import trio
 from client.core import ActionRejected, Client, ClientError
 from client.state import TableState
 from protocol import Rejected
-from waddle.bots import Bot
+from waddle.hex.bots import Bot
 
 
 async def start_when_full(client: Client, on_refused: Callable[[Rejected], None] | None = None) -> None:

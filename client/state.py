@@ -4,7 +4,7 @@
 (:mod:`client.core`) and keeps: the connection :class:`Status`, the lobby (phase,
 settings, seats, owner), this client's seat (colour, name) or spectator role, a replica
 of the game (a :class:`waddle.Game` rebuilt from the ``started``/``snapshot`` record with
-:func:`waddle.record.from_record` and advanced by applying each ``played`` action), the
+:func:`waddle.hex.record.from_record` and advanced by applying each ``played`` action), the
 event version, the chat log and the last rejection. It does no I/O, so a UI can read it
 at any time and tests can drive it without a network.
 
@@ -35,7 +35,7 @@ from protocol import (
 from protocol.actions import to_engine
 from waddle import Action, Game
 from waddle.errors import IllegalActionError
-from waddle.record import from_record
+from waddle.hex.record import from_record
 
 #: Chat lines kept (the oldest are dropped first).
 CHAT_LINES = 200

@@ -3,7 +3,7 @@
     python examples/simple_bot.py 127.0.0.1:7777 --name Simple [--code CODE]
 
 It joins, says it is ready and, on each of its turns, plays the greedy bot's choice
-(``waddle.bots``); the client reconnects by itself if the link drops.
+(``waddle.hex.bots``); the client reconnects by itself if the link drops.
 """
 
 import argparse
@@ -12,7 +12,7 @@ import trio
 
 from client import ClientError, connect
 from client.address import parse_address
-from waddle.bots import make_bot
+from waddle.hex.bots import make_bot
 
 
 async def main(host: str, port: int, name: str, code: str | None = None) -> None:

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 
 from waddle import COLOURS, Game
-from waddle.bots import BOTS, make_bot
-from waddle.tiles import standard_map
+from waddle.hex.bots import BOTS, make_bot
+from waddle.hex.tiles import standard_map
 
 
 @dataclass

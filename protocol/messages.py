@@ -9,7 +9,7 @@ sends. Unknown fields are ignored, so a newer peer may add optional ones; an unk
 
 Actions travel in the record's action form (``docs/records.md``):
 ``{"type": "place", "hex": [q, r], "double": false}`` or ``{"type": "scout"}``.
-Game events travel as the engine's event dicts (``waddle.events``), unchanged.
+Game events travel as the engine's event dicts (``waddle.hex.events``), unchanged.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Settings(msgspec.Struct, kw_only=True):
     ``players``: seats at the table (2 to 5). ``map``: which map. ``mirror_match``: play
     two halves (RULES.md "Options"). ``realtime_score``: clients may show live scores (a
     display option). ``turn_timer``: seconds a player has per turn before a bot plays for
-    them (``null``: no timer). ``bots``: bot kinds (``waddle.bots``) that fill empty
+    them (``null``: no timer). ``bots``: bot kinds (``waddle.hex.bots``) that fill empty
     seats at the start, in seat order (empty: a full table of humans is needed).
     ``seat_order``: the opening turn order; ``"random"`` shuffles the seats at the start
     (seeded by the host's seed, else the standard map's, so a seed reproduces it),
@@ -265,7 +265,7 @@ class Lobby(_Message, tag="lobby"):
 
 
 class Started(_Message, tag="started"):
-    """Event: the game started. ``record``: the game record with no actions yet (``waddle.record``)."""
+    """Event: the game started. ``record``: the game record with no actions yet (``waddle.hex.record``)."""
 
     version: Version
     record: dict[str, Any]

@@ -24,7 +24,7 @@ from protocol.framing import encode
 from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
 from server.table import Table
-from waddle.maps import Map
+from waddle.hex.maps import Map
 
 log = logging.getLogger("waddle.server")
 

@@ -14,11 +14,11 @@ from typing import Any
 from protocol.actions import from_engine, to_engine
 from protocol.messages import ActionForm, BundledMap, FileMap, Settings, StandardMap
 from waddle import COLOURS, Game, IllegalActionError, action_from_dict
-from waddle.bots import BOTS, make_bot
-from waddle.bundled import bundled_map
-from waddle.maps import Map, load_map
-from waddle.record import from_record, to_record
-from waddle.tiles import standard_map
+from waddle.hex.bots import BOTS, make_bot
+from waddle.hex.bundled import bundled_map
+from waddle.hex.maps import Map, load_map
+from waddle.hex.record import from_record, to_record
+from waddle.hex.tiles import standard_map
 
 #: The seat colours, in the order free seats take them.
 SEAT_COLOURS: tuple[str, ...] = COLOURS

@@ -51,8 +51,8 @@ from protocol.messages import (
 from protocol.text import clean, clean_name
 from server.match import SEAT_COLOURS, Chooser, Match, check_settings, make_chooser, make_map
 from waddle import RecordError
-from waddle.maps import Map
-from waddle.record import save_record
+from waddle.hex.maps import Map
+from waddle.hex.record import save_record
 
 log = logging.getLogger("waddle.server")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from waddle import SCOUT, Game, Map, Place, Water, parse_action
-from waddle.bots import BOTS, GreedyBot, SearchBot, make_bot
-from waddle.hexgrid import neighbours
-from waddle.record import to_record
+from waddle.hex.bots import BOTS, GreedyBot, SearchBot, make_bot
+from waddle.hex.hexgrid import neighbours
+from waddle.hex.record import to_record
 
 # Two numbered water hexes with six ice hexes each; (1, 0) and (2, 0) touch.
 W1, W2 = (0, 0), (3, 0)
@@ -110,6 +110,6 @@ def test_make_bot_errors_name_the_problem():
 @pytest.mark.parametrize("seconds", [0, 1e-9])
 def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, seconds):
     ticks = iter(range(0, 10**6, 10))  # every clock reading is 10 s past the last
-    monkeypatch.setattr("waddle.bots.time.perf_counter", lambda: next(ticks))
+    monkeypatch.setattr("waddle.hex.bots.time.perf_counter", lambda: next(ticks))
     game = fresh()
     assert game.is_legal(SearchBot(2, seconds=seconds).choose(game))

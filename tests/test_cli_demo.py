@@ -18,9 +18,9 @@ from client.cli import main
 from client.core import connect
 from protocol import Settings, StandardMap
 from server import Host, ServerConfig
-from waddle.bots import make_bot
-from waddle.record import load_record
-from waddle.render import render_game
+from waddle.hex.bots import make_bot
+from waddle.hex.record import load_record
+from waddle.hex.render import render_game
 
 
 def test_demo_json_agrees_with_replaying_the_saved_record(tmp_path, capsys):
@@ -63,7 +63,7 @@ def test_demo_bad_bots_is_one_line(capsys):
 
 
 def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
-    import waddle.bots
+    import waddle.hex.bots
 
     class Broken:
         name = "broken"
@@ -71,8 +71,8 @@ def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
         def choose(self, game):
             raise ZeroDivisionError("the bot divided by zero")
 
-    real = waddle.bots.make_bot
-    monkeypatch.setattr(waddle.bots, "make_bot",
+    real = waddle.hex.bots.make_bot
+    monkeypatch.setattr(waddle.hex.bots, "make_bot",
                         lambda kind, seed, **kw: Broken() if seed % 10 == 1 else real(kind, seed, **kw))
     assert main(["demo", "--players", "2", "--seed", "3", "--pace", "0", "--bots", "random"]) == 2
     err = capsys.readouterr().err

@@ -11,7 +11,7 @@ import pytest
 
 from client.cli import main
 from waddle import Map, bundled_map, standard_map
-from waddle.tiles import tiles_for
+from waddle.hex.tiles import tiles_for
 
 RECORDS = Path(__file__).with_name("data") / "records"
 

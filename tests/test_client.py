@@ -16,8 +16,8 @@ from protocol import FramedStream, Lobby, Settings
 from protocol.actions import from_engine
 from server import Host, ServerConfig
 from waddle import Game, Map, Water, parse_action
-from waddle.hexgrid import neighbours
-from waddle.record import to_record
+from waddle.hex.hexgrid import neighbours
+from waddle.hex.record import to_record
 
 W1, W2 = (0, 0), (3, 0)
 TWO_ISLES = Map([h for w in (W1, W2) for h in neighbours(w)], {W1: Water(1, (3,)), W2: Water(2, ())})
@@ -440,7 +440,7 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
     from argparse import Namespace
 
     from client.commands.bot import _play
-    from waddle.bots import make_bot
+    from waddle.hex.bots import make_bot
 
     host = Host(ServerConfig(port=0, settings=Settings(players=2), map=TWO_ISLES, seed=3))
     codes = []

@@ -18,7 +18,7 @@ from client.seats import MAX_AGE, SeatStore, default_path
 from protocol import Settings
 from server import Host, ServerConfig
 from waddle import Map, Water
-from waddle.hexgrid import neighbours
+from waddle.hex.hexgrid import neighbours
 
 W1, W2 = (0, 0), (3, 0)
 TWO_ISLES = Map([h for w in (W1, W2) for h in neighbours(w)], {W1: Water(1, (3,)), W2: Water(2, ())})

@@ -17,8 +17,8 @@ from client.botplay import play
 from client.core import Client, connect
 from protocol import Settings, StandardMap
 from server import Host, ServerConfig
-from waddle.bots import make_bot
-from waddle.record import load_record
+from waddle.hex.bots import make_bot
+from waddle.hex.record import load_record
 
 KINDS = ("greedy", "random", "greedy", "random")
 

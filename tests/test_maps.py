@@ -8,8 +8,8 @@ import re
 import pytest
 
 from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
-from waddle.bundled import bundled_info
-from waddle.hexgrid import components, neighbours
+from waddle.hex.bundled import bundled_info
+from waddle.hex.hexgrid import components, neighbours
 
 GOOD = """\
 name = "little bay"
@@ -196,6 +196,6 @@ def test_bundled_maps_are_package_data():
     """Loaded through importlib.resources from inside the package, so a wheel carries them."""
     from importlib import resources
 
-    folder = resources.files("waddle").joinpath("data")
+    folder = resources.files("waddle.hex").joinpath("data")
     assert folder.joinpath("tiles.toml").is_file()
     assert {f"{name}.toml" for name in bundled_maps()} <= {f.name for f in folder.joinpath("maps").iterdir()}

@@ -25,9 +25,9 @@ from waddle import (
     Scout,
     Water,
 )
-from waddle.hexgrid import DIRECTIONS
-from waddle.record import from_record, to_record
-from waddle.tiles import standard_map
+from waddle.hex.hexgrid import DIRECTIONS
+from waddle.hex.record import from_record, to_record
+from waddle.hex.tiles import standard_map
 
 PROPERTY = settings(max_examples=100, deadline=None)
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from waddle import Game, Map, Place, Water, bundled_map, bundled_maps, standard_map
-from waddle.record import from_record, to_record
-from waddle.render import render_board, render_game, render_map, render_sheet, render_status
+from waddle.hex.record import from_record, to_record
+from waddle.hex.render import render_board, render_game, render_map, render_sheet, render_status
 
 # Water 1 at (0, 0) with unnumbered water (-1, 1) beside it; ice NE, E and SE of it.
 TINY = Map([(1, -1), (1, 0), (0, 1)], {(0, 0): Water(1, (2,)), (-1, 1): Water(None, (3,))},

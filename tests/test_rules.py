@@ -30,7 +30,7 @@ from waddle import (
     neighbours,
     parse_action,
 )
-from waddle.hexgrid import DIRECTIONS
+from waddle.hex.hexgrid import DIRECTIONS
 
 A, B = (0, 0), (3, 0)  # the two flower centres used by most maps
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from waddle import Game, Map, RecordError, Water, parse_action
-from waddle.record import from_record, load_record, save_record, to_record
+from waddle.hex.record import from_record, load_record, save_record, to_record
 
 
 def small_game():

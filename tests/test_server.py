@@ -6,7 +6,7 @@ import trio
 from test_server_kit import MAP2, MAP3, config, hosting
 
 import protocol
-from waddle.record import from_record
+from waddle.hex.record import from_record
 
 
 async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_clock):

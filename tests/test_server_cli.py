@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from waddle import action_from_dict
-from waddle.record import from_record
+from waddle.hex.record import from_record
 
 
 def start_host(*args: str) -> tuple[subprocess.Popen, int]:

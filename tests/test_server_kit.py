@@ -19,8 +19,8 @@ import protocol
 from protocol.actions import from_engine, to_engine
 from protocol.framing import FramedStream, ProtocolError
 from server import Host, ServerConfig
-from waddle.record import from_record
-from waddle.tiles import standard_map
+from waddle.hex.record import from_record
+from waddle.hex.tiles import standard_map
 
 MAP2 = standard_map(2, 11)
 MAP3 = standard_map(3, 5)

@@ -10,7 +10,7 @@ from test_server_kit import MAP2, config, hosting, seated_pair, started_pair
 
 import protocol
 from waddle import SCOUT, Place
-from waddle.record import from_record
+from waddle.hex.record import from_record
 
 
 async def test_every_act_rejection_code_and_nothing_changes(autojump_clock):

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from waddle import Game, standard_map
-from waddle.hexgrid import DIRECTIONS
-from waddle.tiles import standard_tiles, tiles_for
+from waddle.hex.hexgrid import DIRECTIONS
+from waddle.hex.tiles import standard_tiles, tiles_for
 
 #: RULES.md "Reconstructed standard tile set": number -> (shape, mark, fish on its water hex).
 RULES_TABLE = {
@@ -166,7 +166,7 @@ def test_same_seed_same_map_different_seeds_differ():
 
 
 def test_generation_does_not_depend_on_the_cache():
-    from waddle import tiles
+    from waddle.hex import tiles
 
     first = standard_map(5, 42).to_dict()
     tiles._seeded.cache_clear()

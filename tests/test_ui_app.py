@@ -23,7 +23,7 @@ from client.ui.remote import RemoteSession
 from protocol.messages import Settings, StandardMap
 from server.host import Host, ServerConfig
 from waddle import SCOUT
-from waddle.bundled import bundled_maps
+from waddle.hex.bundled import bundled_maps
 
 TIMEOUT = 20
 

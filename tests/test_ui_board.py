@@ -7,7 +7,7 @@ from test_ui_maps import flower_map
 
 from client.ui.board import SIZES, CellSize, board_extent, fit, render_board
 from waddle import Game, Place
-from waddle.tiles import standard_map
+from waddle.hex.tiles import standard_map
 
 LETTER = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
 PLAYERS = ("red", "blue", "yellow", "green", "purple")

@@ -6,7 +6,7 @@ keep the UI tests independent of its random layout.
 """
 
 from waddle import Map, Water
-from waddle.hexgrid import distance, neighbours
+from waddle.hex.hexgrid import distance, neighbours
 
 
 def flower_map(radius: int) -> Map:

@@ -11,9 +11,9 @@ from client.ui import options, panels
 from client.ui.view import TableState, UIState
 from protocol.messages import SeatInfo, Settings
 from waddle import Game, standard_map
-from waddle.bots import make_bot
-from waddle.record import load_record
-from waddle.render import LETTERS
+from waddle.hex.bots import make_bot
+from waddle.hex.record import load_record
+from waddle.hex.render import LETTERS
 
 RECORDS = Path(__file__).parent / "data" / "records"
 

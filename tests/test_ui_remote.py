@@ -22,8 +22,8 @@ from protocol.messages import (
     Started,
 )
 from waddle import Game
-from waddle.record import to_record
-from waddle.tiles import standard_map
+from waddle.hex.record import to_record
+from waddle.hex.tiles import standard_map
 
 
 def session() -> RemoteSession:

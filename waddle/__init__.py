@@ -5,15 +5,15 @@ Pure Python, no I/O but the explicit load and save functions. Start with
 :func:`bundled_map`), list :meth:`Game.legal_actions`, and :meth:`Game.apply` them.
 """
 
-from waddle.actions import SCOUT, Action, Place, Scout, action_from_dict, parse_action
-from waddle.bundled import bundled_map, bundled_maps
+from waddle.hex.actions import SCOUT, Action, Place, Scout, action_from_dict, parse_action
+from waddle.hex.bundled import bundled_map, bundled_maps
 from waddle.errors import IllegalActionError, MapError, RecordError
-from waddle.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
-from waddle.game import COLOURS, DOUBLES, Game, Result
-from waddle.hexgrid import Hex, neighbours
-from waddle.maps import Map, Pool, Water, load_map
-from waddle.scoring import PoolResult, Score, ScoreSheet, Waddle
-from waddle.tiles import standard_map
+from waddle.hex.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
+from waddle.hex.game import COLOURS, DOUBLES, Game, Result
+from waddle.hex.hexgrid import Hex, neighbours
+from waddle.hex.maps import Map, Pool, Water, load_map
+from waddle.hex.scoring import PoolResult, Score, ScoreSheet, Waddle
+from waddle.hex.tiles import standard_map
 
 __all__ = [
     "SCOUT", "Action", "Place", "Scout", "action_from_dict", "parse_action",

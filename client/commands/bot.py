@@ -1,7 +1,7 @@
 """``waddle bot HOST:PORT --name N --strategy KIND``: a headless bot client.
 
 Joins the table at HOST:PORT (or reclaims a seat with ``--token``), says it is ready,
-plays every turn of its seat with a built-in bot (``waddle.bots``) and prints its moves
+plays every turn of its seat with a built-in bot (``waddle.hex.bots``) and prints its moves
 and the final scores. Reconnects by itself if the link drops. The seat's token is
 remembered (:mod:`client.seats`, never printed): run it again with the same address and
 ``--name`` and it takes its seat back.
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from client.address import parse_address
-    from waddle.bots import make_bot
+    from waddle.hex.bots import make_bot
 
     host, port = parse_address(args.address)
     options = {"seconds": args.seconds} if args.strategy == "search" else {}

@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
 
     import trio
 
-    from waddle.bots import BOTS
-    from waddle.record import save_record, to_record
+    from waddle.hex.bots import BOTS
+    from waddle.hex.record import save_record, to_record
 
     kinds = list(args.bots or DEFAULT_BOTS[:args.players])
     for kind in kinds:
@@ -98,8 +98,8 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     from client.core import ClientError, connect
     from protocol import Settings, StandardMap
     from server.host import Host, ServerConfig
-    from waddle.bots import make_bot
-    from waddle.record import to_record
+    from waddle.hex.bots import make_bot
+    from waddle.hex.record import to_record
 
     settings = Settings(players=len(kinds), map=StandardMap(seed=seed))
     host = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=seed))
@@ -149,7 +149,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
 def show_end(game, names: dict[str, str], path) -> None:
     """Print the final board, the score breakdown and the record's path."""
     from client.report import score_lines
-    from waddle.render import render_game
+    from waddle.hex.render import render_game
 
     print()
     print(render_game(game))

@@ -1,6 +1,6 @@
 """``waddle map``: print a standard map, a bundled map or a map file.
 
-As text (the board of :mod:`waddle.render` and its fishing pools), or with ``--json``
+As text (the board of :mod:`waddle.hex.render` and its fishing pools), or with ``--json``
 as the ``map`` object of a game record (``docs/records.md``), on one line. Without
 ``--seed`` a seed is drawn and printed, so the map can be made again. ``--file`` checks
 a map file: a bad one gives one line naming the file, the hex and the problem.
@@ -30,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
     import random
 
     from protocol.text import clean
-    from waddle.bundled import bundled_info, bundled_map, bundled_maps
-    from waddle.maps import load_map
-    from waddle.render import render_map
-    from waddle.tiles import standard_map, tiles_for
+    from waddle.hex.bundled import bundled_info, bundled_map, bundled_maps
+    from waddle.hex.maps import load_map
+    from waddle.hex.render import render_map
+    from waddle.hex.tiles import standard_map, tiles_for
 
     if args.list:
         for name in bundled_maps():

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from waddle.bots import BOTS
+    from waddle.hex.bots import BOTS
 
     if not 1 <= args.bots <= 4:
         raise ValueError(f"--bots must be 1 to 4, not {args.bots}")

@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from waddle.record import from_record, load_record
-    from waddle.render import render_game, render_sheet
+    from waddle.hex.record import from_record, load_record
+    from waddle.hex.render import render_game, render_sheet
 
     if args.record == "-":
         try:

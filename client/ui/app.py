@@ -52,7 +52,7 @@ from client.ui.view import (
 )
 from protocol.messages import MAX_CHAT
 from waddle import SCOUT, Place
-from waddle.hexgrid import Hex, distance
+from waddle.hex.hexgrid import Hex, distance
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34

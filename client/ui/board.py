@@ -1,6 +1,6 @@
 """The board as text: a pure function from a position to styled character cells.
 
-Hexes are axial ``(q, r)`` (:mod:`waddle.hexgrid`) drawn as a *brick* layout: hex row
+Hexes are axial ``(q, r)`` (:mod:`waddle.hex.hexgrid`) drawn as a *brick* layout: hex row
 ``r`` takes text lines ``(r - r_min) * h .. + h - 1`` and the hex starts at column
 ``(2q + r - m) * w // 2`` where ``m`` is the smallest ``2q + r`` on the map, so each row
 is shifted half a cell from the one above. The cell size ``(w, h)`` is the largest of
@@ -10,7 +10,7 @@ A cell is ``w`` characters: a marker, ``w - 2`` characters of label, a marker. M
 say what the hex is in colourless text too: ``[ ]`` the cursor, ``> <`` the active
 hex, ``{ }`` a highlighted hex (a waddle at the end of the game). Labels: ``+`` an ice
 hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
-player's letter (:data:`waddle.render.LETTERS`) for a single penguin and the letter
+player's letter (:data:`waddle.hex.render.LETTERS`) for a single penguin and the letter
 twice for a double; water shows its number (``~`` if none) and, when the cell has a second line,
 its fish values. Styles are prompt-toolkit class names (``class:ice``, ``class:water``,
 ``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``, ``class:last``,
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from waddle.hexgrid import Hex
-from waddle.maps import Map
-from waddle.render import LETTERS
+from waddle.hex.hexgrid import Hex
+from waddle.hex.maps import Map
+from waddle.hex.render import LETTERS
 
 Fragment = tuple[str, str]
 

@@ -17,8 +17,8 @@ from client.ui.panels import Fragments, chat_line, player_label
 from client.ui.view import TableState, UIState
 from protocol.messages import BundledMap, Settings, StandardMap
 from protocol.text import clean
-from waddle.bots import BOTS
-from waddle.bundled import bundled_maps
+from waddle.hex.bots import BOTS
+from waddle.hex.bundled import bundled_maps
 
 #: Turn timer choices in seconds (``None``: no timer).
 TIMERS = (None, 30.0, 60.0, 120.0, 300.0)

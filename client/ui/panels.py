@@ -3,7 +3,7 @@
 Every function here is pure: table state (+ UI state, sizes) -> prompt-toolkit
 fragments ``[(style, text), ...]``. Names and chat come from
 :class:`~client.ui.view.TableState`, which cleans them (:mod:`protocol.text`); the
-event log is written from the engine's event dicts (``waddle.events``).
+event log is written from the engine's event dicts (``waddle.hex.events``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.view import TableState, UIState, shown_player
-from waddle.hexgrid import format_hex
-from waddle.render import LETTERS
+from waddle.hex.hexgrid import format_hex
+from waddle.hex.render import LETTERS
 
 Fragments = list[tuple[str, str]]
 
@@ -264,7 +264,7 @@ def fit_left(text: str, width: int, *, ascii: bool = False) -> str:
 
 
 def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
-    """One event dict (``waddle.events`` form) as a line of the log."""
+    """One event dict (``waddle.hex.events`` form) as a line of the log."""
     kind = event.get("type")
     if kind == "placed":
         what = "a double" if event["double"] else "a penguin"

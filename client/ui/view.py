@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 from protocol.messages import SeatInfo, Settings
 from protocol.text import clean_name
 from waddle import Action, Game, Place
-from waddle.hexgrid import Hex
+from waddle.hex.hexgrid import Hex
 
 Phase = Literal["connecting", "lobby", "playing", "finished"]
 Connection = Literal["connected", "reconnecting", "closed"]
@@ -34,7 +34,7 @@ class TableState:
     reconnecting or closed. ``seats`` and ``settings`` as the host sent them; ``owner``
     the seat that configures and starts; ``my_seat`` this client's seat (``None`` for a
     spectator). ``game`` the local engine state once started. ``log`` the game's event
-    dicts (``waddle.events`` ``to_dict()`` form, newest last); ``chat``
+    dicts (``waddle.hex.events`` ``to_dict()`` form, newest last); ``chat``
     ``(name, colour, text)`` lines (``colour``: the speaker's seat, ``None`` for a
     spectator or the host). ``turn_deadline``: with a turn timer, the :func:`time.monotonic` time at
     which a bot plays the current turn (counted from when this client saw the turn
@@ -98,7 +98,7 @@ class TableState:
 
 
 def game_events(game: Game) -> list[dict[str, Any]]:
-    """Every event of ``game`` so far as event dicts (``waddle.events`` form, oldest
+    """Every event of ``game`` so far as event dicts (``waddle.hex.events`` form, oldest
     first), rebuilt by replaying ``game.moves`` into a fresh game of the same map,
     players and mirror option (``game`` itself is left alone)."""
     fresh = Game(game.map, game.players, mirror_match=game.mirror_match)

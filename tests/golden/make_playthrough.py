@@ -1,7 +1,7 @@
 """Write the golden playthrough ``tests/golden/playthrough-4p.txt``.
 
 One seeded 4-player game on the standard map: for each step, the state text
-(:func:`waddle.render.render_game`), the legal actions in text form, the action chosen
+(:func:`waddle.hex.render.render_game`), the legal actions in text form, the action chosen
 by a seeded random choice, and the events it caused (JSON). ``tests/test_golden.py``
 regenerates the text and compares it with the file.
 
@@ -17,8 +17,8 @@ import random
 from pathlib import Path
 
 from waddle import COLOURS, Game
-from waddle.render import render_game
-from waddle.tiles import standard_map
+from waddle.hex.render import render_game
+from waddle.hex.tiles import standard_map
 
 MAP_SEED = 2026
 CHOICE_SEED = 7

@@ -18,10 +18,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from waddle.game import Game
-from waddle.hexgrid import Hex, format_hex
-from waddle.maps import Map
-from waddle.scoring import ScoreSheet
+from waddle.hex.game import Game
+from waddle.hex.hexgrid import Hex, format_hex
+from waddle.hex.maps import Map
+from waddle.hex.scoring import ScoreSheet
 
 #: The letter of each colour on the board.
 LETTERS = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}

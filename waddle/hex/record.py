@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from waddle.actions import action_from_dict
+from waddle.hex.actions import action_from_dict
 from waddle.errors import IllegalActionError, MapError, RecordError
-from waddle.game import Game
-from waddle.maps import Map
+from waddle.hex.game import Game
+from waddle.hex.maps import Map
 
 FORMAT = "waddle-record"
 VERSION = 1

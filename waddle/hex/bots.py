@@ -23,8 +23,8 @@ import random
 import time
 from typing import Protocol
 
-from waddle.actions import Action, Place
-from waddle.game import Game
+from waddle.hex.actions import Action, Place
+from waddle.hex.game import Game
 
 
 class Bot(Protocol):

@@ -1,6 +1,6 @@
 """Scoring: waddles and fishing pools (RULES.md "Scoring").
 
-Works on the bitsets of :mod:`waddle.tables`: ``pieces[p]`` is the set of ice hexes
+Works on the bitsets of :mod:`waddle.hex.tables`: ``pieces[p]`` is the set of ice hexes
 holding player ``p``'s tokens and ``doubles`` the set holding a double (counting 2).
 The same computation gives the live score and the final score.
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from waddle.hexgrid import Hex
-from waddle.tables import Tables
+from waddle.hex.hexgrid import Hex
+from waddle.hex.tables import Tables
 
 
 def waddle_cap(players: int) -> int:

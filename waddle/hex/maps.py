@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from waddle.errors import MapError
-from waddle.hexgrid import Hex, components, neighbours
+from waddle.hex.hexgrid import Hex, components, neighbours
 
 #: The largest map accepted, in hexes (the 5-player standard map has 70).
 MAX_HEXES = 500

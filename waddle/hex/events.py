@@ -1,6 +1,6 @@
 """Events: what applying an action caused, in the order it happened.
 
-:meth:`waddle.game.Game.apply` returns them so the server can broadcast them and
+:meth:`waddle.hex.game.Game.apply` returns them so the server can broadcast them and
 clients can follow the game without re-deriving it. Each has ``to_dict()`` giving
 its JSON form with a ``"type"`` field.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from waddle.hexgrid import Hex
-from waddle.scoring import Score, ScoreSheet
+from waddle.hex.hexgrid import Hex
+from waddle.hex.scoring import Score, ScoreSheet
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from waddle.hexgrid import Hex, format_hex, parse_hex
+from waddle.hex.hexgrid import Hex, format_hex, parse_hex
 
 
 @dataclass(frozen=True, slots=True)

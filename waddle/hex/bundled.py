@@ -1,4 +1,4 @@
-"""The hand-made maps shipped with Waddle (``waddle/data/maps/*.toml``).
+"""The hand-made maps shipped with Waddle (``waddle/hex/data/maps/*.toml``).
 
 In the spirit of the rulebook's "creative layouts" (peninsulas, gaps, separate
 islands). Each is a map file in the format of ``docs/maps.md``, with a ``name``,
@@ -13,7 +13,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 from waddle.errors import MapError
-from waddle.maps import Map
+from waddle.hex.maps import Map
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class MapInfo:
 
 
 def _folder() -> Traversable:
-    return resources.files("waddle").joinpath("data/maps")
+    return resources.files("waddle.hex").joinpath("data/maps")
 
 
 def bundled_maps() -> list[str]:
@@ -38,7 +38,7 @@ def _read(name: str) -> tuple[dict, Map]:
     """The parsed file and the validated map of bundled map ``name``."""
     if name not in bundled_maps():
         raise MapError(f"no bundled map {name!r}; the bundled maps are: {', '.join(bundled_maps())}")
-    source = f"waddle/data/maps/{name}.toml"
+    source = f"waddle/hex/data/maps/{name}.toml"
     try:
         data = tomllib.loads(_folder().joinpath(f"{name}.toml").read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:

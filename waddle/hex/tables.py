@@ -7,9 +7,9 @@ game on it.
 
 from __future__ import annotations
 
-from waddle.actions import SCOUT, Action, Place
-from waddle.hexgrid import Hex, neighbours
-from waddle.maps import Map
+from waddle.hex.actions import SCOUT, Action, Place
+from waddle.hex.hexgrid import Hex, neighbours
+from waddle.hex.maps import Map
 
 
 class Tables:

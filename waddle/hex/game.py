@@ -1,6 +1,6 @@
 """The game: a position with a stack of actions (RULES.md "Turns and rounds").
 
-A :class:`Game` is created on a :class:`~waddle.maps.Map` with 2 to 5 players named by
+A :class:`Game` is created on a :class:`~waddle.hex.maps.Map` with 2 to 5 players named by
 colour, in opening turn order. :meth:`Game.apply` checks an action, plays it and returns
 the events it caused; :meth:`Game.push` is the unchecked fast path for search and
 :meth:`Game.pop` undoes the last action exactly.
@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from waddle.actions import Action, Place, Scout
+from waddle.hex.actions import Action, Place, Scout
 from waddle.errors import IllegalActionError
-from waddle.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
-from waddle.hexgrid import Hex, format_hex
-from waddle.maps import Map
-from waddle.scoring import Score, ScoreSheet, score_sheet, totals
-from waddle.tables import Tables
+from waddle.hex.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
+from waddle.hex.hexgrid import Hex, format_hex
+from waddle.hex.maps import Map
+from waddle.hex.scoring import Score, ScoreSheet, score_sheet, totals
+from waddle.hex.tables import Tables
 
 #: The player colours, in the order seats take them by default.
 COLOURS = ("red", "blue", "yellow", "green", "purple")
@@ -27,7 +27,7 @@ DOUBLES = 2
 
 
 def tables_of(map: Map) -> Tables:
-    """The shared :class:`~waddle.tables.Tables` of ``map`` (built on first use)."""
+    """The shared :class:`~waddle.hex.tables.Tables` of ``map`` (built on first use)."""
     if map._tables is None:
         map._tables = Tables(map)
     return map._tables
@@ -347,7 +347,7 @@ class Result:
     ``scores`` are totals per player (both halves added in a mirror match);
     ``winners`` the players with the highest total once ``finished`` (a tie shares
     the victory), else empty; ``leaders`` the players ahead now; ``halves`` one
-    :class:`~waddle.scoring.ScoreSheet` per half played (the last one live while
+    :class:`~waddle.hex.scoring.ScoreSheet` per half played (the last one live while
     the game goes on).
     """
 

@@ -1,6 +1,6 @@
 """The standard tile set and the seeded standard map (RULES.md "Setup", "Maps").
 
-The 20 tiles are data (``waddle/data/tiles.toml``), a reconstruction of the real set:
+The 20 tiles are data (``waddle/hex/data/tiles.toml``), a reconstruction of the real set:
 each is one numbered water hex, carrying the tile's number and fish, plus 2 or 3 ice
 hexes around it. :func:`standard_map` lays the tiles for a player count out at random,
 with random rotations, into a compact, roughly hexagonal area with no gaps.
@@ -19,8 +19,8 @@ from functools import cache, lru_cache
 from importlib import resources
 from itertools import takewhile
 
-from waddle.hexgrid import DIRECTIONS, Hex, distance, neighbours, rotate
-from waddle.maps import Map, Water
+from waddle.hex.hexgrid import DIRECTIONS, Hex, distance, neighbours, rotate
+from waddle.hex.maps import Map, Water
 
 #: Tiles used per player count (RULES.md "Reconstructed standard tile set").
 TILES_PER_GAME = {2: 13, 3: 15, 4: 17, 5: 20}
@@ -54,18 +54,18 @@ class Tile:
 
 @cache
 def standard_tiles() -> tuple[Tile, ...]:
-    """The 20 standard tiles, by number, read from ``waddle/data/tiles.toml``.
+    """The 20 standard tiles, by number, read from ``waddle/hex/data/tiles.toml``.
 
     Raises:
         ValueError: if the packaged data is damaged (never for an intact install).
     """
-    text = resources.files("waddle").joinpath("data/tiles.toml").read_text(encoding="utf-8")
+    text = resources.files("waddle.hex").joinpath("data/tiles.toml").read_text(encoding="utf-8")
     tiles = tuple(
         Tile(int(t["number"]), int(t["shape"]), int(t["mark"]), tuple(int(f) for f in t["fish"]))
         for t in tomllib.loads(text)["tile"]
     )
     if [t.number for t in tiles] != list(range(1, 21)) or any(t.shape not in (3, 4) for t in tiles):
-        raise ValueError("waddle/data/tiles.toml: expected tiles 1 to 20 of shape 3 or 4")
+        raise ValueError("waddle/hex/data/tiles.toml: expected tiles 1 to 20 of shape 3 or 4")
     return tiles
 
 
