@@ -5,9 +5,9 @@ Pure Python, no I/O but the explicit load and save functions. Start with
 :func:`bundled_map`), list :meth:`Game.legal_actions`, and :meth:`Game.apply` them.
 """
 
+from waddle.errors import IllegalActionError, MapError, RecordError
 from waddle.hex.actions import SCOUT, Action, Place, Scout, action_from_dict, parse_action
 from waddle.hex.bundled import bundled_map, bundled_maps
-from waddle.errors import IllegalActionError, MapError, RecordError
 from waddle.hex.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
 from waddle.hex.game import COLOURS, DOUBLES, Game, Result
 from waddle.hex.hexgrid import Hex, neighbours

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from waddle.hex.actions import Action, Place, Scout
 from waddle.errors import IllegalActionError
+from waddle.hex.actions import Action, Place, Scout
 from waddle.hex.events import Event, GameEnded, HalfEnded, Placed, RoundEnded, Scouted
 from waddle.hex.hexgrid import Hex, format_hex
 from waddle.hex.maps import Map

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from waddle.hex.actions import action_from_dict
 from waddle.errors import IllegalActionError, MapError, RecordError
+from waddle.hex.actions import action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.maps import Map
 
