@@ -1,24 +1,28 @@
 """Actions: place a single or a double on an ice hex, or scout.
 
 Text forms round-trip through :func:`parse_action`: ``"place 1,-1"``,
-``"double 1,-1"`` and ``"scout"``. The record form is the JSON object of
-``docs/records.md`` without its ``player``: ``{"type": "place", "hex": [1, -1],
-"double": false}`` or ``{"type": "scout"}``.
+``"double 1,-1"`` and ``"scout"``. Actions are msgspec Structs: their JSON form, on
+the wire and in records (``docs/records.md``, without the record's ``player``), is
+``{"type": "place", "hex": [1, -1], "double": false}`` or ``{"type": "scout"}``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from waddle.hex.hexgrid import Hex, format_hex, parse_hex
+import msgspec
+
+from waddle.hex.hexgrid import format_hex, parse_hex
+from waddle.jsonform import json_form
+
+#: A coordinate as the wire and records bound it.
+Coord = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(msgspec.Struct, frozen=True, tag="place", tag_field="type"):
     """Put a penguin on the empty ice ``hex`` next to the active hex; ``double`` uses a double token."""
 
-    hex: Hex
+    hex: tuple[Coord, Coord]
     double: bool = False
 
     def __str__(self) -> str:
@@ -26,11 +30,10 @@ class Place:
 
     def to_dict(self) -> dict[str, Any]:
         """The record form ``{"type": "place", "hex": [q, r], "double": bool}``."""
-        return {"type": "place", "hex": list(self.hex), "double": self.double}
+        return json_form(self)
 
 
-@dataclass(frozen=True, slots=True)
-class Scout:
+class Scout(msgspec.Struct, frozen=True, tag="scout", tag_field="type"):
     """Scout ahead: move to the back of the other turn track, placing no more this round."""
 
     def __str__(self) -> str:
@@ -38,7 +41,7 @@ class Scout:
 
     def to_dict(self) -> dict[str, Any]:
         """The record form ``{"type": "scout"}``."""
-        return {"type": "scout"}
+        return json_form(self)
 
 
 Action = Place | Scout

@@ -8,12 +8,14 @@ The same computation gives the live score and the final score.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import msgspec
+
 from waddle.hex.hexgrid import Hex
 from waddle.hex.tables import Tables
+from waddle.jsonform import json_form
 
 
 def waddle_cap(players: int) -> int:
@@ -27,27 +29,26 @@ def waddle_points(size: int, cap: int) -> int:
     return n * (n + 1) // 2
 
 
-@dataclass(frozen=True, slots=True)
-class Score:
-    """One player's points: ``waddles`` and ``pools`` (VP); ``total`` is their sum."""
+class Score(msgspec.Struct, frozen=True):
+    """One player's points: ``waddles`` and ``pools`` (VP); ``total`` is their sum (set
+    from them, whatever is given)."""
 
     waddles: int = 0
     pools: int = 0
+    total: int = 0
 
-    @property
-    def total(self) -> int:
-        return self.waddles + self.pools
+    def __post_init__(self) -> None:
+        msgspec.structs.force_setattr(self, "total", self.waddles + self.pools)
 
     def __add__(self, other: Score) -> Score:
         return Score(self.waddles + other.waddles, self.pools + other.pools)
 
     def to_dict(self) -> dict[str, int]:
         """``{"waddles": int, "pools": int, "total": int}``."""
-        return {"waddles": self.waddles, "pools": self.pools, "total": self.total}
+        return json_form(self)
 
 
-@dataclass(frozen=True, slots=True)
-class Waddle:
+class Waddle(msgspec.Struct, frozen=True):
     """A maximal group of one ``player``'s tokens: its ``hexes``, ``size`` (doubles count 2) and ``points``."""
 
     player: str
@@ -56,8 +57,7 @@ class Waddle:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class PoolResult:
+class PoolResult(msgspec.Struct, frozen=True):
     """How one fishing pool scored.
 
     ``strengths`` maps each player to the penguins next to the pool (doubles count 2);
@@ -70,24 +70,16 @@ class PoolResult:
     won: dict[str, tuple[int, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreSheet:
+class ScoreSheet(msgspec.Struct, frozen=True):
     """The score of one board (one half): per player :class:`Score` and the breakdown."""
 
     scores: dict[str, Score]
     waddles: tuple[Waddle, ...] = ()
-    pools: tuple[PoolResult, ...] = field(default=())
+    pools: tuple[PoolResult, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: ``{"scores": {player: score}, "waddles": [...], "pools": [...]}``."""
-        return {
-            "scores": {p: s.to_dict() for p, s in self.scores.items()},
-            "waddles": [{"player": w.player, "hexes": [list(h) for h in w.hexes],
-                         "size": w.size, "points": w.points} for w in self.waddles],
-            "pools": [{"hexes": [list(h) for h in p.hexes], "fish": list(p.fish),
-                       "strengths": p.strengths, "won": {k: list(v) for k, v in p.won.items()}}
-                      for p in self.pools],
-        }
+        return json_form(self)
 
 
 def _groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]]:
