@@ -19,3 +19,8 @@ class RecordError(ValueError):
 
     The message names the file, the place (the field, or the action's index) and the problem.
     """
+
+
+class ViewError(ValueError):
+    """Events or view data that do not follow from what a view knows (a client out of step
+    with its host: it should ask for a fresh view). The message says where they part."""

@@ -1,0 +1,238 @@
+"""The hex game behind the ruleset interface (:mod:`waddle.ruleset`).
+
+:data:`RULESET` is registered as ``"hex"``. A seat is a colour (:data:`waddle.hex.game.COLOURS`);
+seat numbers are the opening turn order, the order of :attr:`Game.players`. The game has
+no secrets: every audience sees the same events and the same view, which is the game so
+far (:class:`HexViewData`: the map, the players, the moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from waddle.errors import IllegalActionError, MapError, ViewError
+from waddle.hex.actions import Action, Coord, Place, Scout
+from waddle.hex.bots import BOTS, make_bot
+from waddle.hex.events import Event, Placed, Scouted
+from waddle.hex.game import COLOURS, Game
+from waddle.hex.maps import MAX_HEXES, Map
+from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
+from waddle.hex.record import FORMAT, from_record, to_record
+from waddle.jsonform import json_form
+from waddle.ruleset import Audience, Match, Outcome, Prepared, Ruleset, SeatLook, View
+
+Colour = Literal["red", "blue", "yellow", "green", "purple"]
+
+
+class HexData(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One hex of a map as a view carries it (the record's map form, ``docs/records.md``)."""
+
+    q: Coord
+    r: Coord
+    terrain: Literal["ice", "water"]
+    number: int | None = None
+    fish: tuple[int, ...] = ()
+
+
+class MapData(msgspec.Struct, frozen=True):
+    """A map as a view carries it: its hexes."""
+
+    hexes: Annotated[tuple[HexData, ...], msgspec.Meta(max_length=MAX_HEXES)]
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One action played, with the colour that played it."""
+
+    player: Colour
+    action: Action
+
+
+class HexViewData(msgspec.Struct, frozen=True, kw_only=True):
+    """The hex game as every audience sees it: the ``map``, the ``players`` (colours in
+    opening turn order), the ``mirror_match`` option and every ``moves`` so far."""
+
+    map: MapData
+    players: tuple[Colour, ...]
+    mirror_match: bool = False
+    moves: tuple[Move, ...] = ()
+
+
+class HexRuleset(Ruleset):
+    """Waddle, the hex game (RULES.md)."""
+
+    name = "hex"
+    title = "Waddle"
+    players = (2, 5)
+    seats = tuple(SeatLook(colour, colour) for colour in COLOURS)
+    options_type = HexOptions
+    action_type = Action
+    event_type = Event
+    view_type = HexViewData
+    bots = tuple(BOTS)
+    record_format = FORMAT
+
+    def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
+                      from_peer: bool = False) -> None:
+        """Raise ``ValueError`` if ``players`` cannot play on the map (``prepared``'s, when
+        the host made it, else the one ``options`` choose) or a peer chose a map file."""
+        if from_peer and isinstance(options.map, FileMap):
+            raise ValueError("a map file can only be chosen on the host")
+        if not self.players[0] <= players <= self.players[1]:
+            raise ValueError(f"Waddle is for 2 to 5 players, not {players}")
+        if prepared is not None:
+            map, label = prepared.data, "the host's map"
+        elif isinstance(options.map, StandardMap):
+            return
+        else:
+            map, label = make_map(options.map, players)[0], describe(options.map)
+        low, high = map.players
+        if not low <= players <= high:
+            raise ValueError(f"the {label} is for {low} to {high} players, not {players}")
+
+    def prepare(self, options: HexOptions, players: int, seed: int | None) -> Prepared:
+        """Make the map (a standard map without a seed gets a random one): ``data`` is the
+        :class:`~waddle.hex.maps.Map`, ``seed`` the standard map's seed."""
+        try:
+            map, map_seed = make_map(options.map, players)
+        except MapError as exc:
+            raise ValueError(str(exc)) from None
+        return Prepared(map_seed, map)
+
+    def new_match(self, prepared: Prepared, options: HexOptions, labels: Sequence[str]) -> HexMatch:
+        return HexMatch(Game(prepared.data, labels, mirror_match=options.mirror_match), prepared.seed)
+
+    def load(self, record: Mapping[str, Any], *, source: str = "<record>") -> HexMatch:
+        return HexMatch(from_record(record, source=source), record.get("seed"))
+
+    def follow(self, data: HexViewData, audience: Audience) -> HexView:
+        try:
+            map = Map.from_dict(json_form(data.map), source="view: map")
+            game = Game(map, data.players, mirror_match=data.mirror_match)
+        except ValueError as exc:
+            raise ViewError(f"not a hex game: {exc}") from None
+        view = HexView(game, audience)
+        for number, move in enumerate(data.moves, 1):
+            if move.player != game.current_player:
+                raise ViewError(f"move {number}: {move.player} played, but it was {game.current_player}'s turn")
+            try:
+                view.events.extend(game.apply(move.action))
+            except IllegalActionError as exc:
+                raise ViewError(f"move {number}: {move.action} is illegal: {exc}") from None
+        return view
+
+    def make_bot(self, kind: str, seed: int | None = None, **options: Any):
+        return make_bot(kind, seed, **options)
+
+
+RULESET = HexRuleset()
+
+
+def _outcome(game: Game) -> Outcome:
+    result = game.result()
+    seat = {colour: i for i, colour in enumerate(game.players)}
+    return Outcome(result.finished, tuple(result.scores[p].total for p in game.players),
+                   tuple(seat[p] for p in result.winners), tuple(seat[p] for p in result.leaders),
+                   result)
+
+
+def _to_act(game: Game) -> frozenset[int]:
+    player = game.current_player
+    return frozenset() if player is None else frozenset((game.players.index(player),))
+
+
+class HexMatch(Match):
+    """A hosted hex game: the engine's :class:`~waddle.hex.game.Game` and its map's ``seed``."""
+
+    ruleset = RULESET
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.labels = game.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def to_act(self) -> frozenset[int]:
+        return _to_act(self.game)
+
+    def check(self, seat: int, action: Any) -> None:
+        game = self.game
+        if game.current_player is not None and game.players[seat] != game.current_player:
+            raise IllegalActionError(f"it is {game.current_player}'s turn")
+        if not isinstance(action, (Place, Scout)):
+            raise IllegalActionError(f"not an action of Waddle: {action!r}")
+        game.check(action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        self.check(seat, action)
+        return self.game.apply(action)
+
+    def view(self, audience: Audience) -> HexViewData:
+        game = self.game
+        return HexViewData(map=msgspec.convert(game.map.to_dict(), MapData), players=game.players,
+                           mirror_match=game.mirror_match,
+                           moves=tuple(Move(player, action) for player, action in game.moves))
+
+    def record(self, **extra: Any) -> dict[str, Any]:
+        return to_record(self.game, seed=self.seed, **extra)
+
+    def outcome(self) -> Outcome:
+        return _outcome(self.game)
+
+    def position(self, seat: int) -> Game:
+        return self.game.copy()
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+
+class HexView(View):
+    """One audience's replica of a hex game: a :class:`~waddle.hex.game.Game` advanced by
+    the main event of each action (``placed`` or ``scouted``), every derived event checked."""
+
+    def __init__(self, game: Game, audience: Audience) -> None:
+        self.game = game
+        self.audience = audience
+        self.labels = game.players
+        self.events: list[Event] = []
+
+    def apply(self, events: list[Event]) -> None:
+        game = self.game
+        first = events[0] if events else None
+        if isinstance(first, Placed):
+            action: Action = Place(first.hex, first.double)
+        elif isinstance(first, Scouted):
+            action = Scout()
+        else:
+            raise ViewError(f"an action's events start with placed or scouted, not {first!r}")
+        if first.player != game.current_player:
+            raise ViewError(f"{first.player} played, but it is {game.current_player}'s turn here")
+        try:
+            produced = game.apply(action)
+        except IllegalActionError as exc:
+            raise ViewError(f"{action} is illegal here: {exc}") from None
+        if produced != list(events):
+            game.pop()
+            raise ViewError(f"{action} yields other events here")
+        self.events.extend(produced)
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def to_act(self) -> frozenset[int]:
+        return _to_act(self.game)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return self.game.legal_actions() if self.audience in self.to_act() else ()
+
+    def outcome(self) -> Outcome:
+        return _outcome(self.game)
+
+    def position(self) -> Game:
+        return self.game.copy()

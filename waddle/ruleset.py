@@ -1,0 +1,316 @@
+"""The ruleset interface: the one door between a game's rules and what hosts or shows it.
+
+A game plugs into the host, the protocol and the clients by implementing three classes
+(after OpenSpiel's game/state split and boardgame.io's player views):
+
+- :class:`Ruleset`: the game's static facts (name, seats, players, the msgspec types of
+  its options, actions, events and views, its bots) and its factories: check options,
+  prepare and start a :class:`Match`, load a record, follow a :class:`View`, make a bot.
+- :class:`Match`: one game being played, the host's authoritative state. Seats are
+  numbers ``0 .. n-1`` in turn order; :meth:`Match.to_act` says which seats may act now
+  (a set: a game may ask several seats at once), :meth:`Match.apply` checks and plays an
+  action by a seat and returns typed events, :meth:`Match.redact` removes from them what
+  an audience may not see, :meth:`Match.view` is everything an audience may know.
+- :class:`View`: what one audience (a seat, or the spectators) knows of a match: built
+  from the match's view data, kept current by the redacted events; what a client's
+  screen and bots read.
+
+An **audience** is a seat number, or ``None`` for a spectator. Rulesets are found by
+name in a registry (:func:`get_ruleset`); the built-in ones are imported on first use.
+Nothing here does I/O but :meth:`Ruleset.prepare`, which may read a map or deck file.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+import msgspec
+
+#: An audience: a seat number, or ``None`` for a spectator.
+Audience = int | None
+
+#: The built-in rulesets: name -> the module whose ``RULESET`` it is.
+BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset"}
+#: The ruleset a host plays unless told otherwise.
+DEFAULT_RULESET = "hex"
+
+
+class SeatLook(msgspec.Struct, frozen=True):
+    """How a seat is told apart: its ``label`` in the game (unique at a table, e.g.
+    ``"red"``) and the ``colour`` it is drawn in (a terminal style name)."""
+
+    label: str
+    colour: str
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """The score of a match, now or at its end.
+
+    ``scores``: each seat's points, in seat order. ``winners``: the seats with the most
+    points once ``finished`` (a tie shares the victory, unless the game breaks it), else
+    empty. ``leaders``: the seats ahead now. ``detail``: the game's own breakdown (the hex
+    game: :class:`waddle.hex.game.Result`).
+    """
+
+    finished: bool
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    leaders: tuple[int, ...]
+    detail: Any = None
+
+
+class Prepared(msgspec.Struct, frozen=True):
+    """What :meth:`Ruleset.prepare` made ready for a match (the slow part: a map, a deck).
+
+    ``seed``: the seed the match is reproducible from (the hex game: its standard map's
+    seed), also the default seed of the opening turn order. ``data``: the ruleset's own.
+    """
+
+    seed: int | None
+    data: Any = None
+
+
+class Bot(Protocol):
+    """A bot: ``choose(position)`` returns a legal action for the seat that the position
+    (from :meth:`Match.position` or :meth:`View.position`) is for, without changing it."""
+
+    name: str
+
+    def choose(self, position: Any) -> Any: ...
+
+
+class Match(ABC):
+    """One game in play: the host's authoritative state (see the module docstring)."""
+
+    #: The ruleset this match follows.
+    ruleset: Ruleset
+    #: The seats' labels, by seat number (seat order is the opening turn order).
+    labels: tuple[str, ...]
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """The seats that may act now (empty once the game is over)."""
+
+    @abstractmethod
+    def check(self, seat: int, action: Any) -> None:
+        """Do nothing if ``seat`` may play ``action`` now.
+
+        Raises:
+            waddle.errors.IllegalActionError: naming the rule that forbids it (also for
+                a seat that may not act now).
+        """
+
+    @abstractmethod
+    def apply(self, seat: int, action: Any) -> list[Any]:
+        """Check and play ``action`` for ``seat``; return the events it caused, in order.
+
+        Raises:
+            waddle.errors.IllegalActionError: see :meth:`check`; nothing changed.
+        """
+
+    def redact(self, events: list[Any], audience: Audience) -> list[Any]:
+        """``events`` as ``audience`` may see them. A game without secrets returns
+        ``events`` itself for every audience, so the host encodes them once."""
+        return events
+
+    @abstractmethod
+    def view(self, audience: Audience) -> Any:
+        """Everything ``audience`` may know now, as the ruleset's ``view_type``."""
+
+    @abstractmethod
+    def record(self, **extra: Any) -> dict[str, Any]:
+        """The game record so far, JSON-ready (secrets included: give it out only once
+        the game is over), with ``extra`` top-level fields."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The score now (final once :attr:`is_over`)."""
+
+    @abstractmethod
+    def position(self, seat: int) -> Any:
+        """A private copy of what ``seat`` knows, for a bot of that seat to think on."""
+
+    @abstractmethod
+    def __len__(self) -> int:
+        """The number of actions played."""
+
+
+class View(ABC):
+    """What one audience knows of a match, kept current by events (see the module docstring)."""
+
+    #: The seat this view is for, or ``None`` for a spectator.
+    audience: Audience
+    #: The seats' labels, by seat number.
+    labels: tuple[str, ...]
+    #: Every event seen so far, oldest first.
+    events: list[Any]
+
+    @abstractmethod
+    def apply(self, events: list[Any]) -> None:
+        """Follow the events of one action, as the host sent them to this audience.
+
+        Raises:
+            waddle.errors.ViewError: they do not follow from what this view knows (the
+                view is unchanged; the client should ask for a fresh view).
+        """
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """The seats that may act now."""
+
+    @abstractmethod
+    def legal_actions(self) -> Sequence[Any]:
+        """The actions this view's seat may play now (empty when it may not act)."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The score as this audience knows it (final once :attr:`is_over`)."""
+
+    @abstractmethod
+    def position(self) -> Any:
+        """A private copy of what this seat knows, for a bot of the seat to think on."""
+
+
+class Ruleset(ABC):
+    """A game the host can run and the clients can show (see the module docstring)."""
+
+    #: The registry name, also on the wire (``welcome.game``): ``"hex"``.
+    name: ClassVar[str]
+    #: The game's title for people: ``"Waddle"``.
+    title: ClassVar[str]
+    #: Fewest and most players.
+    players: ClassVar[tuple[int, int]]
+    #: The seats' looks, in the order free seats take them (at least ``players[1]``).
+    seats: ClassVar[tuple[SeatLook, ...]]
+    #: The msgspec types of the game's options, actions, events and view data.
+    options_type: ClassVar[Any]
+    action_type: ClassVar[Any]
+    event_type: ClassVar[Any]
+    view_type: ClassVar[Any]
+    #: The bot kinds :meth:`make_bot` makes, the default first.
+    bots: ClassVar[tuple[str, ...]]
+    #: The ``format`` field of the game's records.
+    record_format: ClassVar[str]
+
+    @abstractmethod
+    def check_options(self, options: Any, players: int, *, prepared: Prepared | None = None,
+                      from_peer: bool = False) -> None:
+        """Raise ``ValueError`` (the message says why) if ``options`` cannot be played
+        by ``players`` players: ``prepared``, when given, is what the host made ready
+        itself (then used instead of what ``options`` choose); ``from_peer``: the options
+        came from a client (the owner's ``configure``), which may not name files on the host."""
+
+    @abstractmethod
+    def prepare(self, options: Any, players: int, seed: int | None) -> Prepared:
+        """Make ready what a match with ``options`` needs (may be slow, or read a file:
+        run it in a worker thread). ``seed`` is the host's seed, ``None`` for random.
+
+        Raises:
+            ValueError: the options cannot be played (naming the file and the problem).
+        """
+
+    @abstractmethod
+    def new_match(self, prepared: Prepared, options: Any, labels: Sequence[str]) -> Match:
+        """A new match for the seats ``labels`` (in opening turn order).
+
+        Raises:
+            ValueError: wrong labels or number of players.
+        """
+
+    @abstractmethod
+    def load(self, record: Mapping[str, Any], *, source: str = "<record>") -> Match:
+        """The match a record (parsed JSON) reaches, replayed through the rules.
+
+        Raises:
+            waddle.errors.RecordError: naming ``source``, the place and the problem.
+        """
+
+    @abstractmethod
+    def follow(self, data: Any, audience: Audience) -> View:
+        """A view for ``audience`` from the view data a match gave it.
+
+        Raises:
+            waddle.errors.ViewError: the data does not describe a game of this ruleset.
+        """
+
+    @abstractmethod
+    def make_bot(self, kind: str, seed: int | None = None, **options: Any) -> Bot:
+        """A new bot of ``kind`` (one of :attr:`bots`); ``options`` such as ``seconds``.
+
+        Raises:
+            ValueError: an unknown kind (naming the known ones) or bad options.
+        """
+
+    def check_bots(self, kinds: Sequence[str]) -> None:
+        """Raise ``ValueError`` naming the first of ``kinds`` that is not a bot of this game."""
+        for kind in kinds:
+            if kind not in self.bots:
+                raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(self.bots)}")
+
+    def label_look(self, label: str) -> SeatLook:
+        """The look of the seat labelled ``label``.
+
+        Raises:
+            ValueError: not a seat label of this game.
+        """
+        for look in self.seats:
+            if look.label == label:
+                return look
+        raise ValueError(f"unknown seat {label!r}: expected one of "
+                         f"{', '.join(s.label for s in self.seats)}")
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name}: {self.title}>"
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The registered ruleset called ``name``.
+
+    Raises:
+        ValueError: no such ruleset (the message names the known ones).
+    """
+    module = BUILT_IN.get(name)
+    if module is None:
+        raise ValueError(f"unknown game {name!r}: expected one of {', '.join(BUILT_IN)}")
+    return importlib.import_module(module).RULESET
+
+
+def rulesets() -> dict[str, Ruleset]:
+    """Every built-in ruleset by name."""
+    return {name: get_ruleset(name) for name in BUILT_IN}
+
+
+def ruleset_of_record(data: Any) -> Ruleset | None:
+    """The ruleset whose records have the ``format`` of ``data`` (a parsed record), or ``None``."""
+    if not isinstance(data, Mapping):
+        return None
+    return next((r for r in rulesets().values() if r.record_format == data.get("format")), None)
+
+
+def opening_order(labels: Sequence[str], seat_order: str, seed: int | None) -> list[str]:
+    """The opening turn order of the seats ``labels``: as seated, or shuffled.
+
+    RULES.md "Setup" (and DOWNTOWN.md "Setup" 3): "Seating order is random (seeded) unless
+    given." ``seat_order`` is ``"seated"`` (``labels`` as given) or ``"random"``: shuffled
+    by ``seed`` (the same seed, the same order, in any process), or unpredictably when
+    ``seed`` is ``None``.
+    """
+    order = list(labels)
+    if seat_order == "random":
+        rng = random.Random(f"waddle seat order {seed}") if seed is not None else random.SystemRandom()
+        rng.shuffle(order)
+    return order
