@@ -38,12 +38,13 @@ import trio
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+
 import protocol  # noqa: E402
-from protocol.actions import from_engine, to_engine  # noqa: E402
 from protocol.framing import FramedStream, ProtocolError  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
 from server.tuning import tune_gc  # noqa: E402
-from waddle.hex.record import from_record  # noqa: E402
+from waddle.hex.actions import Place  # noqa: E402
+from waddle.hex.ruleset import RULESET as HEX  # noqa: E402
 
 #: ``gc.freeze()`` once the games started (host) and the clients connected: ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
@@ -74,9 +75,9 @@ class BotClient:
                  samples: list[float], gate: trio.Semaphore | None = None) -> None:
         self.port, self.name, self.think, self.rng, self.samples = port, name, think, rng, samples
         self.gate = gate  # if given, every act waits for one of its permits
-        self.game = None
+        self.view = None
         self.version = 0
-        self.colour = self.token = None
+        self.label = self.token = None
         self.sent: dict[int, float] = {}
         self.finished = False
         self.lock = trio.Lock()
@@ -103,18 +104,20 @@ class BotClient:
 
     def handle(self, message, framed, nursery) -> None:
         now = time.perf_counter()
-        if isinstance(message, protocol.Seated):
-            self.colour, self.token = message.colour, message.token
+        if isinstance(message, protocol.Welcome):
+            framed.receives(protocol.server_message(HEX))
+        elif isinstance(message, protocol.Seated):
+            self.label, self.token = message.label, message.token
         elif isinstance(message, protocol.Started):
-            self.game, self.version = from_record(message.record), message.version
+            self.view, self.version = HEX.follow(message.view, self.label), message.version
             self.maybe_act(framed, nursery)
         elif isinstance(message, protocol.Played):
             sent = self.sent.pop(message.version, None)
             if sent is not None:
                 self.samples.append(now - sent)
-            self.game.apply(to_engine(message.action))
+            self.view.apply(message.events)
             self.version = message.version
-            self.finished = self.game.is_over
+            self.finished = self.view.is_over
             self.maybe_act(framed, nursery)
         elif isinstance(message, protocol.Ping):
             nursery.start_soon(self.send, framed, protocol.Pong(nonce=message.nonce))
@@ -122,7 +125,7 @@ class BotClient:
             raise RuntimeError(f"{self.name}: {message}")
 
     def maybe_act(self, framed, nursery) -> None:
-        if not self.game.is_over and self.game.current_player == self.colour:
+        if not self.view.is_over and self.view.audience in self.view.to_act():
             nursery.start_soon(self.act, framed, self.version)
 
     async def act(self, framed, version: int) -> None:
@@ -130,7 +133,7 @@ class BotClient:
         if self.gate is not None:
             await self.gate.acquire()
         self.ids += 1
-        action = from_engine(self.rng.choice(self.game.legal_actions()))
+        action = self.rng.choice(self.view.legal_actions())
         self.sent[version + 1] = time.perf_counter()
         await self.send(framed, protocol.Act(id=str(self.ids), version=version, token=self.token,
                                              action=action))
@@ -158,7 +161,7 @@ async def echo_server(tables: int, players: int) -> None:
 async def round_trips(echo_port: int, ports: list[int], count: int, batch: int = 50):
     """Echo and action round trips, interleaved in batches so both meet the same conditions."""
     frame = protocol.encode(protocol.Act(id="123", version=17, token="x" * 32,
-                                         action=protocol.PlaceAction(hex=(1, -2))))
+                                         action=Place((1, -2))))
     echo: list[float] = []
     action: list[float] = []
     gate = trio.Semaphore(0)
@@ -232,7 +235,7 @@ async def host_process(tables: int, players: int) -> None:
         hosts = [Host(ServerConfig(settings=protocol.Settings(players=players), seed=i))
                  for i in range(tables)]
         ports = [await nursery.start(host.run) for host in hosts]
-        while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
+        while not all(host.table.is_prepared for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
         if not DEFAULT_GC:
             tune_gc()  # as waddle serve does once its table is set up
@@ -300,7 +303,7 @@ async def load(ports: list[int], warmup: float, window: float) -> dict:
         nursery.cancel_scope.cancel()
     return {"samples": measured, "elapsed": elapsed, "cpu": cpu, "lag_p99": percentile(lags, 99),
             "lag_max": max(lags),
-            "playing": sum(1 for c in clients if c.game is not None) // 4}
+            "playing": sum(1 for c in clients if c.view is not None) // 4}
 
 
 def capacity(counts: list[int], warmup: float, window: float) -> None:

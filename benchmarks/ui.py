@@ -4,7 +4,7 @@ Frame: a 5-player game on the standard map, half played, the player's turn with 
 cursor on a legal hex, real-time score on, a full event log and chat. Measured, in
 milliseconds per frame (median of many):
 
-- ``board``: :func:`client.ui.board.render_board` alone (the pure function);
+- ``board``: the hex game view's board alone (:func:`client.games.hex.board.render_board`, pure);
 - ``panels``: banner, side panel and key hints (:mod:`client.ui.panels`);
 - ``frame``: the whole screen as prompt-toolkit draws it (layout, every control, the
   screen buffer, the diff to a dummy terminal), after a state change so nothing is cached;
@@ -37,12 +37,13 @@ from prompt_toolkit.input import DummyInput
 from prompt_toolkit.layout import FormattedTextControl, Layout, Window
 from prompt_toolkit.output import DummyOutput
 
+from client.state import TableState
 from client.ui import panels
 from client.ui.app import WaddleApp
-from client.ui.board import render_board
-from client.ui.view import TableState, UIState, legal_hexes
-from protocol.messages import SeatInfo, Settings
-from waddle import COLOURS, Game, Place
+from protocol.messages import Chat, Lobby, Seated, SeatInfo, Settings, Snapshot, Welcome
+from waddle import COLOURS, Game
+from waddle.hex.options import HexOptions
+from waddle.hex.ruleset import HexMatch
 from waddle.hex.tiles import standard_map
 
 
@@ -59,24 +60,29 @@ class Still:
 
     def __init__(self, state: TableState) -> None:
         self.state = state
+        self.address = ""
+        self.record_path = None
 
     def subscribe(self, listener) -> None:
         pass
 
 
 def table() -> TableState:
-    """A 5-player game half played, the player (red) to act."""
+    """A 5-player game half played, the player (red) to act, twenty chat lines."""
     game = Game(standard_map(5, 1), COLOURS)
     rng = random.Random(1)
     while len(game.empty_ice) > len(game.map.ice) // 2 or game.current_player != "red":
         game.apply(rng.choice(game.legal_actions()))
-    seats = [SeatInfo(seat=i, colour=c, name=f"player {c}", connected=True, ready=True)
+    seats = [SeatInfo(seat=i, label=c, colour=c, name=f"player {c}", connected=True, ready=True)
              for i, c in enumerate(COLOURS)]
-    state = TableState(phase="playing", seats=seats, settings=Settings(players=5, realtime_score=True),
-                       owner=0, my_seat=0, game=game)
-    state.log = [{"type": "placed", "player": p, "hex": list(a.hex), "double": a.double,
-                  "doubles_left": 1} for p, a in game.moves if isinstance(a, Place)]
-    state.chat = [("player blue", f"chat line {i}") for i in range(20)]
+    settings = Settings(players=5, options=HexOptions(realtime_score=True))
+    state = TableState()
+    state.apply(Welcome(protocol=2, server="bench", game="hex", code_required=False, phase="playing"))
+    state.apply(Seated(seat=0, label="red", name="player red", token="t"))
+    state.apply(Snapshot(version=1 + len(game), view=HexMatch(game).view(None),
+                         lobby=Lobby(phase="playing", settings=settings, seats=seats, owner=0)))
+    for i in range(20):
+        state.apply(Chat(name="player blue", label="blue", text=f"chat line {i}"))
     return state
 
 
@@ -98,21 +104,19 @@ def app_frame(app: Application, before) -> callable:
 
 def frames(columns: int, rows: int, n: int) -> dict[str, float]:
     state = table()
-    ui = UIState(cursor=min(legal_hexes(state.game)))
-    game = state.game
-    legal = legal_hexes(game)
-    out = {
-        "board": median_ms(lambda: render_board(
-            game.map, game.tokens, width=columns - 35, height=rows - 2, active=game.active_hex,
-            legal=legal, cursor=ui.cursor), n),
-        "panels": median_ms(lambda: (panels.banner(state, ui), panels.hints(state, ui),
-                                     panels.side_panel(state, ui, 34, rows - 2)), n),
-    }
     ui_app = WaddleApp(Still(state), input=DummyInput(), output=Screen(columns, rows))
+    control = ui_app.controller
+    view = control.view
+    out = {
+        "board": median_ms(lambda: view.board(columns - 35, rows - 2), n),
+        "panels": median_ms(lambda: (panels.banner(state, control.ui, view),
+                                     panels.hints(state, control.ui, view),
+                                     panels.side_panel(state, view, 34, rows - 2)), n),
+    }
     app = ui_app.application
     with set_app(app):
         app.renderer.reset()
-        out["frame"] = median_ms(app_frame(app, ui_app.changed), n)
+        out["frame"] = median_ms(app_frame(app, control.changed), n)
         out["redraw"] = median_ms(app_frame(app, lambda: None), n)
     plain = Application(layout=Layout(Window(FormattedTextControl("Waddle"))), full_screen=True,
                         input=DummyInput(), output=Screen(columns, rows))

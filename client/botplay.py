@@ -1,8 +1,9 @@
-"""A headless bot client: a :class:`waddle.hex.bots.Bot` playing one seat through a
+"""A headless bot client: a :class:`waddle.ruleset.Bot` playing one seat through a
 :class:`client.core.Client` until the game ends.
 
-The bot thinks on a copy of the replica in a worker thread, so the connection's
-heartbeats and the other clients in the same process keep running meanwhile.
+The bot thinks on a private copy of what its seat knows (:meth:`waddle.ruleset.View.position`)
+in a worker thread, so the connection's heartbeats and the other clients in the same
+process keep running meanwhile.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import trio
 from client.core import ActionRejected, Client, ClientError
 from client.state import TableState
 from protocol import Rejected
-from waddle.hex.bots import Bot
+from waddle.ruleset import Bot
 
 
 async def start_when_full(client: Client, on_refused: Callable[[Rejected], None] | None = None) -> None:
@@ -74,7 +75,7 @@ async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.
             await trio.sleep(pace)
             if not state.my_turn:
                 continue
-            action = await trio.to_thread.run_sync(bot.choose, state.game.copy())
+            action = await trio.to_thread.run_sync(bot.choose, state.view.position())
             try:
                 await client.act(action)
                 continue

@@ -1,8 +1,8 @@
 """A Waddle bot with the Python standard library only: socket, json and struct.
 
 It shows the wire protocol is language-neutral (docs/protocol.md): 4-byte big-endian
-length prefix, then one JSON object. It follows the game from the events alone: the
-map comes from the ``started`` record, the active hex and turn tracks from
+length prefix, then one JSON object (protocol version 2). It follows the game from the
+events alone: the map comes from the ``started`` view, the active hex and turn tracks from
 ``round_ended``, each ``placed``/``scouted`` moves its player along the tracks. On its
 turn it places a single penguin on an empty ice hex next to the active hex, preferring
 hexes that touch its own penguins (bigger waddles). It never scouts and never uses a
@@ -56,14 +56,14 @@ def around(hex):
 class Table:
     """The little the bot needs to know: the board, the active hex, the turn tracks."""
 
-    def __init__(self, record):
-        hexes = record["map"]["hexes"]
+    def __init__(self, view):
+        hexes = view["map"]["hexes"]
         self.ice = {(h["q"], h["r"]) for h in hexes if h["terrain"] == "ice"}
         numbered = sorted((h["number"], (h["q"], h["r"])) for h in hexes
                           if h["terrain"] == "water" and h.get("number") is not None)
         self.owner = {}                                    # hex -> colour
         self.active = next(w for _, w in numbered if any(n in self.ice for n in around(w)))
-        self.tracks = [list(record["players"]), []]
+        self.tracks = [list(view["players"]), []]
         self.active_track = 0
 
     def to_act(self):
@@ -94,11 +94,11 @@ def play(host, port, name, code=None, seed=None):
     """Join, play to the end; return the ``game_ended`` event."""
     rng = random.Random(seed)
     with socket.create_connection((host, port), timeout=60) as sock:
-        send(sock, {"type": "hello", "protocol": 1, "client": "stdlib-bot"})
+        send(sock, {"type": "hello", "protocol": 2, "client": "stdlib-bot", "game": "hex"})
         welcome = receive(sock)
         if welcome["type"] != "welcome":
             raise ConnectionError(f"refused: {welcome}")
-        send(sock, {"type": "join", "name": name, "colour": None, "code": code})
+        send(sock, {"type": "join", "name": name, "label": None, "code": code})
         token = colour = table = None
         version, acted_on, ids = 0, None, 0
         while True:
@@ -107,7 +107,7 @@ def play(host, port, name, code=None, seed=None):
             if kind == "ping":
                 send(sock, {"type": "pong", "nonce": message["nonce"]})
             elif kind == "seated":
-                token, colour = message["token"], message["colour"]
+                token, colour = message["token"], message["label"]
                 print(f"seated as {colour}", flush=True)
                 send(sock, {"type": "ready", "ready": True})
             elif kind in ("closing",) or (kind == "rejected" and message["request"] != "act"):
@@ -115,7 +115,7 @@ def play(host, port, name, code=None, seed=None):
             elif kind == "rejected":
                 acted_on = None                          # decide again
             elif kind == "started":
-                table, version = Table(message["record"]), message["version"]
+                table, version = Table(message["view"]), message["version"]
             elif kind == "played":
                 version = message["version"]
                 for event in message["events"]:

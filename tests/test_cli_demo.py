@@ -16,9 +16,10 @@ import trio
 from client.botplay import play
 from client.cli import main
 from client.core import connect
-from protocol import Settings, StandardMap
+from protocol import Settings
 from server import Host, ServerConfig
 from waddle.hex.bots import make_bot
+from waddle.hex.options import HexOptions, StandardMap
 from waddle.hex.record import load_record
 from waddle.hex.render import render_game
 
@@ -113,12 +114,12 @@ async def other_player(port: int) -> None:
 
 
 def test_bot_command_plays_a_seat_to_the_end(capsys):
-    settings = Settings(players=2, map=StandardMap(seed=2))
+    settings = Settings(players=2, options=HexOptions(map=StandardMap(seed=2)))
     config = ServerConfig(port=0, settings=settings, seed=2)
     with host_in_thread(config, other_player) as (host, port):
         assert main(["bot", f"127.0.0.1:{port}", "--name", "Robo", "--strategy", "greedy",
                      "--seed", "3"]) == 0
-        game = host.table.match.position()
+        game = host.table.match.game
     out = capsys.readouterr().out
     assert game.is_over
     assert re.search(r"seated as \w+ \(Robo\)", out)

@@ -13,8 +13,9 @@ import pytest
 import trio
 from test_cli_demo import host_in_thread, other_player
 
-from protocol import Settings, StandardMap
+from protocol import Settings
 from server import ServerConfig
+from waddle.hex.options import HexOptions, StandardMap
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -27,7 +28,7 @@ def load(name: str):
 
 
 def two_seats(seed: int) -> ServerConfig:
-    return ServerConfig(port=0, settings=Settings(players=2, map=StandardMap(seed=seed)), seed=seed)
+    return ServerConfig(port=0, settings=Settings(players=2, options=HexOptions(map=StandardMap(seed=seed))), seed=seed)
 
 
 def test_stdlib_bot_imports_only_the_standard_library():
@@ -43,12 +44,12 @@ def test_stdlib_bot_plays_a_whole_game():
     stdlib_bot = load("stdlib_bot")
     with host_in_thread(two_seats(6), other_player) as (host, port):
         ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
-        game = host.table.match.position()
+        game = host.table.match.game
     result = game.result()
     assert game.is_over
     assert ended["scores"] == {p: s.to_dict() for p, s in result.scores.items()}
     assert ended["winners"] == list(result.winners)
-    stdlib_seat = next(s.colour for s in host.table.seats if s.name == "Stdlib")
+    stdlib_seat = next(s.label for s in host.table.seats if s.name == "Stdlib")
     assert any(player == stdlib_seat for player, _ in game.moves)
 
 
@@ -67,7 +68,7 @@ def test_simple_bot_plays_a_whole_game(capsys):
     simple_bot = load("simple_bot")
     with host_in_thread(two_seats(7), other_player) as (host, port):
         trio.run(simple_bot.main, "127.0.0.1", port, "Simple")
-        game = host.table.match.position()
+        game = host.table.match.game
     assert game.is_over
     assert capsys.readouterr().out.strip() == str(dict(zip(game.players, game.live_totals())))
 

@@ -5,7 +5,7 @@ import random
 import pytest
 from test_ui_maps import flower_map
 
-from client.ui.board import SIZES, CellSize, board_extent, fit, render_board
+from client.games.hex.board import SIZES, CellSize, board_extent, fit, render_board
 from waddle import Game, Place
 from waddle.hex.tiles import standard_map
 

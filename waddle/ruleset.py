@@ -240,8 +240,9 @@ class Ruleset(ABC):
         """
 
     @abstractmethod
-    def follow(self, data: Any, audience: Audience) -> View:
-        """A view for ``audience`` from the view data a match gave it.
+    def follow(self, data: Any, label: str | None) -> View:
+        """A view from the view data a match gave to the seat labelled ``label`` (``None``,
+        or a label not in the game: a spectator's).
 
         Raises:
             waddle.errors.ViewError: the data does not describe a game of this ruleset.

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from waddle.hex.bots import BOTS
-    from waddle.hex.record import save_record, to_record
+    from waddle.hex.record import save_record
 
     kinds = list(args.bots or DEFAULT_BOTS[:args.players])
     for kind in kinds:
@@ -67,16 +67,16 @@ def run(args: argparse.Namespace) -> int:
     from client.core import ClientError
 
     try:
-        game, names = trio.run(play_demo, kinds, seed, args.seconds, pace, not args.json)
+        match, names = trio.run(play_demo, kinds, seed, args.seconds, pace, not args.json)
     except ClientError as exc:
         raise UserError(str(exc)) from None
-    save_record(path, to_record(game, seed=seed))
+    save_record(path, match.record())
     if args.json:
-        from client.commands.replay import result_json
+        from client.games.hex.text import result_json
 
-        print(json.dumps({**result_json(game), "record": str(path)}))
+        print(json.dumps({**result_json(match), "record": str(path)}))
     else:
-        show_end(game, names, path)
+        show_end(match, names, path)
     return 0
 
 
@@ -84,11 +84,11 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     """Host a table on 127.0.0.1, play it with one bot client per kind (``verbose``:
     print the address and every move as it happens).
 
-    Returns ``(game, names)``: the host's finished game and each colour's seat name.
+    Returns ``(match, names)``: the host's finished match and each seat label's name.
 
     Raises:
         client.core.ClientError: a bot client failed (lost its connection, or its bot
-            raised: the message names the seat and the error), or a client's replica
+            raised: the message names the seat and the error), or a client's view
             disagrees with the host's game.
     """
     import trio
@@ -96,12 +96,12 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     from client.botplay import play
     from client.commands.bot import print_moves
     from client.core import ClientError, connect
-    from protocol import Settings, StandardMap
+    from protocol import Settings
     from server.host import Host, ServerConfig
     from waddle.hex.bots import make_bot
-    from waddle.hex.record import to_record
+    from waddle.hex.options import HexOptions, StandardMap
 
-    settings = Settings(players=len(kinds), map=StandardMap(seed=seed))
+    settings = Settings(players=len(kinds), options=HexOptions(map=StandardMap(seed=seed)))
     host = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=seed))
     clients = []
     failures: list[str] = []
@@ -139,20 +139,21 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
             nursery.cancel_scope.cancel()
     if failures:
         raise ClientError(failures[0])
-    game = host.table.match.position()
+    match = host.table.match
     for client in clients:
-        if to_record(client.state.game) != to_record(game):
-            raise ClientError(f"{client.state.colour}'s game differs from the host's")
-    return game, {s.colour: s.name for s in clients[0].state.seats}
+        state = client.state
+        if state.version != host.table.version or state.outcome() != match.outcome():
+            raise ClientError(f"{state.label}'s game differs from the host's")
+    return match, {s.label: s.name for s in clients[0].state.seats}
 
 
-def show_end(game, names: dict[str, str], path) -> None:
+def show_end(match, names: dict[str, str], path) -> None:
     """Print the final board, the score breakdown and the record's path."""
-    from client.report import score_lines
+    from client.games.hex.text import score_lines
     from waddle.hex.render import render_game
 
     print()
-    print(render_game(game))
+    print(render_game(match.game))
     print()
-    print("\n".join(score_lines(game, lambda colour: names.get(colour, colour))))
+    print("\n".join(score_lines(match.outcome(), match.labels, lambda label: names.get(label, label))))
     print(f"\nrecord saved to {path}  (see it again: waddle replay {path})")

@@ -15,14 +15,14 @@ from client.ui import options
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_table_arguments(parser, "player")
-    parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
-                        help="your preferred colour (default: the first free one)")
+    parser.add_argument("--colour", metavar="COLOUR",
+                        help="your preferred seat colour (default: the first free one)")
 
 
 def run(args: argparse.Namespace) -> int:
     from client.seats import SeatStore
 
-    return open_table(args, colour=args.colour, seat_store=SeatStore())
+    return open_table(args, label=args.colour, seat_store=SeatStore())
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> None:
@@ -42,7 +42,7 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
         OSError: the host cannot be reached or refuses the client.
     """
     from client.address import parse_address
-    from client.ui.remote import RemoteSession
+    from client.ui.session import RemoteSession
 
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={

@@ -41,14 +41,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown strategy {args.strategy!r}: expected one of {', '.join(BOTS)}")
     if args.pace < 0:
         raise ValueError("--pace must not be negative")
-    from client.ui.remote import RemoteSession
-    from protocol.messages import Settings, StandardMap
+    from client.ui.session import RemoteSession
+    from protocol.messages import Settings
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
+    from waddle.hex.options import HexOptions, StandardMap
 
-    settings = Settings(players=args.bots + 1, map=StandardMap(seed=args.seed),
-                        mirror_match=args.mirror, realtime_score=True,
-                        bots=[args.strategy] * args.bots)
+    hex_options = HexOptions(map=StandardMap(seed=args.seed), mirror_match=args.mirror, realtime_score=True)
+    settings = Settings(players=args.bots + 1, bots=[args.strategy] * args.bots, options=hex_options)
     record = args.record or _temporary_record()
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,

@@ -26,21 +26,17 @@ def add_arguments(parser: argparse.ArgumentParser,
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    add_game_arguments(parser)
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
                         help="seats at the table, 2 to 5 (default 4)")
     parser.add_argument("--seed", type=int,
-                        help="seed of the standard map and of the host's bots (default: random)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
-    where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
-    parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
-    parser.add_argument("--realtime-score", action="store_true",
-                        help="let clients show live scores")
+                        help="seed of the game (the standard map, the shuffles), the opening "
+                             "order and the host's bots (default: random)")
     parser.add_argument("--turn-timer", type=seconds, metavar="SECONDS",
                         help="seconds per turn before a bot plays it (default: no timer)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bot kinds that fill empty seats when the owner starts, in seat "
-                             "order; the last repeats (random, greedy, search)")
+                             "order; the last repeats (the hex game: random, greedy, search)")
     parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
                         help="opening turn order: shuffled at the start, seeded by --seed "
                              "(default), or as seated (the order of joining, then the bots)")
@@ -59,14 +55,27 @@ def add_arguments(parser: argparse.ArgumentParser,
                         choices=("debug", "info", "warning", "error"), help="default info")
 
 
-def settings_from(args: argparse.Namespace):
-    """The table's :class:`protocol.Settings` from the command line.
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game`` and every game's own options (:mod:`client.games`)."""
+    from client.games import part
+    from waddle.ruleset import BUILT_IN, DEFAULT_RULESET
+
+    parser.add_argument("--game", choices=tuple(BUILT_IN), default=DEFAULT_RULESET,
+                        help=f"which game (default {DEFAULT_RULESET})")
+    for game in BUILT_IN:
+        part(game, "cli").add_arguments(parser)
+
+
+def settings_from(args: argparse.Namespace, **defaults):
+    """The table's :class:`protocol.Settings` from the command line (the game's options
+    from its :mod:`client.games` ``cli`` module, given ``defaults``).
 
     Raises:
-        ValueError: a bad timer, bot kind or map (naming it).
+        ValueError: a bad timer, bot kind or game option (naming it).
     """
-    from protocol.messages import BundledMap, FileMap, Settings, StandardMap
-    from server.match import check_settings
+    from client.games import part
+    from protocol.messages import Settings
+    from waddle.ruleset import get_ruleset
 
     if args.turn_timer is not None and not 0 < args.turn_timer <= 86400:
         raise ValueError("--turn-timer must be between 0 and 86400 seconds")
@@ -74,16 +83,12 @@ def settings_from(args: argparse.Namespace):
         raise ValueError("--grace must not be negative")
     if args.lobby_grace < 0:
         raise ValueError("--lobby-grace must not be negative")
-    if args.map:
-        map = FileMap(path=args.map)
-    elif args.bundled:
-        map = BundledMap(name=args.bundled)
-    else:
-        map = StandardMap(seed=args.seed)
-    settings = Settings(players=args.players, map=map, mirror_match=args.mirror,
-                        realtime_score=args.realtime_score, turn_timer=args.turn_timer,
-                        bots=list(args.bots), seat_order=args.seat_order)
-    check_settings(settings)
+    ruleset = get_ruleset(args.game)
+    options = part(args.game, "cli").options_from(args, **defaults)
+    settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
+                        seat_order=args.seat_order, options=options)
+    ruleset.check_bots(settings.bots)
+    ruleset.check_options(options, settings.players)
     return settings
 
 
@@ -104,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
-                             lobby_grace=args.lobby_grace, seed=args.seed))
+                             lobby_grace=args.lobby_grace, seed=args.seed, game=args.game))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
@@ -154,7 +159,7 @@ async def _serve(host) -> None:
 
 def _announce(host, port: int) -> None:
     table = host.table
-    print(f"Waddle host on {host.config.address}:{port} ({table.phase}, "
+    print(f"{table.ruleset.title} host on {host.config.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
     print(f"join with:  {join_command(host.config.address, port, table.code)}", flush=True)
     if table.save_path:

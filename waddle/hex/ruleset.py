@@ -82,12 +82,13 @@ class HexRuleset(Ruleset):
             raise ValueError("a map file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle is for 2 to 5 players, not {players}")
+        map = label = None
+        if not isinstance(options.map, StandardMap):
+            map, label = make_map(options.map, players)[0], describe(options.map)
         if prepared is not None:
             map, label = prepared.data, "the host's map"
-        elif isinstance(options.map, StandardMap):
+        if map is None:
             return
-        else:
-            map, label = make_map(options.map, players)[0], describe(options.map)
         low, high = map.players
         if not low <= players <= high:
             raise ValueError(f"the {label} is for {low} to {high} players, not {players}")
@@ -107,13 +108,13 @@ class HexRuleset(Ruleset):
     def load(self, record: Mapping[str, Any], *, source: str = "<record>") -> HexMatch:
         return HexMatch(from_record(record, source=source), record.get("seed"))
 
-    def follow(self, data: HexViewData, audience: Audience) -> HexView:
+    def follow(self, data: HexViewData, label: str | None) -> HexView:
         try:
             map = Map.from_dict(json_form(data.map), source="view: map")
             game = Game(map, data.players, mirror_match=data.mirror_match)
         except ValueError as exc:
             raise ViewError(f"not a hex game: {exc}") from None
-        view = HexView(game, audience)
+        view = HexView(game, game.players.index(label) if label in game.players else None)
         for number, move in enumerate(data.moves, 1):
             if move.player != game.current_player:
                 raise ViewError(f"move {number}: {move.player} played, but it was {game.current_player}'s turn")

@@ -1,0 +1,33 @@
+"""The hex game's command-line options (``serve``, ``host``, ``play``): the map, mirror
+match and real-time score. Imports only :mod:`argparse` at the top."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--map FILE`` / ``--bundled NAME``, ``--mirror`` and ``--realtime-score``
+    (``--no-realtime-score`` turns it off where a command has it on by default)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
+    where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
+    parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
+    parser.add_argument("--realtime-score", action=argparse.BooleanOptionalAction, default=None,
+                        help="let clients show live scores")
+
+
+def options_from(args: argparse.Namespace, *, realtime_score: bool = False):
+    """The :class:`waddle.hex.options.HexOptions` the command line asks for: the map
+    (``--map``, ``--bundled``, else the standard map seeded by ``--seed``), mirror match,
+    real-time score (``realtime_score``: the command's default)."""
+    from waddle.hex.options import BundledMap, FileMap, HexOptions, StandardMap
+
+    if args.map:
+        map = FileMap(path=args.map)
+    elif args.bundled:
+        map = BundledMap(name=args.bundled)
+    else:
+        map = StandardMap(seed=args.seed)
+    live = realtime_score if args.realtime_score is None else args.realtime_score
+    return HexOptions(map=map, mirror_match=args.mirror, realtime_score=live)
