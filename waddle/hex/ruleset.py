@@ -162,16 +162,20 @@ class HexMatch(Match):
         return _to_act(self.game)
 
     def check(self, seat: int, action: Any) -> None:
+        self._check_seat(seat, action)
+        self.game.check(action)
+
+    def _check_seat(self, seat: int, action: Any) -> None:
+        """What the engine's own check does not know: whose turn it is, what an action is."""
         game = self.game
         if game.current_player is not None and game.players[seat] != game.current_player:
             raise IllegalActionError(f"it is {game.current_player}'s turn")
         if not isinstance(action, (Place, Scout)):
             raise IllegalActionError(f"not an action of Waddle: {action!r}")
-        game.check(action)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        self.check(seat, action)
-        return self.game.apply(action)
+        self._check_seat(seat, action)
+        return self.game.apply(action)  # checks the rules itself
 
     def view(self, audience: Audience) -> HexViewData:
         game = self.game
