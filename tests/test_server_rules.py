@@ -348,10 +348,10 @@ async def test_a_returning_spectator_gets_exactly_the_missed_events(autojump_clo
 
 
 async def test_a_save_written_by_protocol_1_resumes_and_its_seat_is_reclaimed(tmp_path, autojump_clock):
-    # tests/data/saves/protocol-1.json: written by the host before protocol 2 (seats by
+    # tests/data/save-files/protocol-1.json: written by the host before protocol 2 (seats by
     # colour, the hex options among the settings: real-time score on), 6 actions in, Ada
     # (red) against a bot
-    old = json.loads((Path(__file__).parent / "data" / "saves" / "protocol-1.json").read_text())
+    old = json.loads((Path(__file__).parent / "data" / "save-files" / "protocol-1.json").read_text())
     save = tmp_path / "old.json"
     save.write_text(json.dumps(old))
     async with hosting(config(resume=save, prepared=None)) as (host, connect):
