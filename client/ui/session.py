@@ -21,7 +21,7 @@ import trio
 
 from client.core import Client, ClientError
 from client.state import TableState
-from protocol.messages import Configure, Ready, Settings, Start
+from protocol.messages import Configure, Continue, Ready, Rematch, Settings, Start, Undo
 
 
 class RemoteSession:
@@ -101,6 +101,22 @@ class RemoteSession:
     def act(self, action: Any) -> bool:
         """Play ``action`` for this client's seat."""
         return self.client.act_nowait(action)
+
+    def undo(self) -> bool:
+        """Take back this seat's last action (decided on the version seen now)."""
+        token = self.client.token
+        if token is None:
+            self.client.last_error = "this client holds no seat"
+            return False
+        return self.client.send_nowait(Undo(version=self.state.version, token=token))
+
+    def go_on(self) -> bool:
+        """End the table's pause for this seat (half-time)."""
+        return self.client.send_nowait(Continue())
+
+    def rematch(self, accept: bool) -> bool:
+        """Ask for (or withdraw from) a rematch once the game is over."""
+        return self.client.send_nowait(Rematch(accept=accept))
 
     def say(self, text: str) -> bool:
         """Send a chat line."""
