@@ -68,6 +68,14 @@ from waddle.ruleset import (
 
 log = logging.getLogger("waddle.server")
 
+#: The names bots take at a table, in order (``waddle demo`` names its bots alike).
+BOT_NAMES = ("Pingu", "Tux", "Skipper", "Gunter", "Mumble")
+
+
+def bot_name(number: int, kind: str) -> str:
+    """The name of the ``number``-th bot (from 0) at a table, of ``kind``: ``"Tux (greedy bot)"``."""
+    return f"{BOT_NAMES[number % len(BOT_NAMES)]} ({kind} bot)"
+
 
 class Table:
     """One table.
@@ -236,8 +244,9 @@ class Table:
         try:
             prepared = self._prepared_now()
             order_seed = self.seed if self.seed is not None else prepared.seed
-            for kind in [bots[min(i, len(bots) - 1)] for i in range(empty)]:
-                self.seats.add(self.seats.unique_name(f"{kind} bot", self._spectator_names()), bot=kind)
+            for i in range(empty):
+                kind = bots[min(i, len(bots) - 1)]
+                self.seats.add(self.seats.unique_name(bot_name(i, kind), self._spectator_names()), bot=kind)
             labels = opening_order([s.label for s in self.seats], self.settings.seat_order, order_seed)
             match = self.ruleset.new_match(prepared, self.settings.options, labels)
         except ValueError as exc:

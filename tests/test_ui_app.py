@@ -280,12 +280,12 @@ def test_scout_asks_for_confirmation():
     async def test(d):
         moves = await first_turn(d)
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B: no more places this round, first next round? y/n")
         d.keys("n")
-        await d.until(lambda: "Scout ahead?" not in d.text(), "the question closed")
+        await d.until(lambda: "Scout to" not in d.text(), "the question closed")
         assert len(d.state.view.game) == moves
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B")
         d.keys("y")
         await d.until(lambda: len(d.state.view.game) > moves, "the scout applied")
         assert d.state.view.game.moves[moves] == ("red", SCOUT)
@@ -296,7 +296,9 @@ def test_scout_asks_for_confirmation():
 def test_help_opens_and_any_key_closes_it():
     async def test(d):
         d.keys("?")
-        await d.shows("Keys", "scout (asks to confirm)", "Press any key")
+        await d.shows("Keys", "scout (asks", "Tab: next page")
+        d.keys("\t")
+        await d.shows("Rules", "Your turn:")
         d.keys("x")
         await d.shows("Seats")
         await start(d)
@@ -524,6 +526,7 @@ def test_names_are_fitted_by_terminal_columns_so_wide_characters_keep_the_column
     from client.ui.text import fit
 
     assert fit("ab", 4) == "ab  "
-    assert fit("企鹅x", 4) == "企鹅"
-    assert fit("企鹅", 3) == "企 "
-    assert fit("abcdef", 3) == "abc"
+    assert fit("企鹅x", 4) == "企… "  # cut: an ellipsis takes the last column
+    assert fit("企鹅", 3) == "企…"
+    assert fit("abcdef", 3) == "ab…"
+    assert fit("abcdef", 3, ascii=True) == "ab~"
