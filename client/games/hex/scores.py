@@ -8,6 +8,7 @@ Pools are named as the board shows them: by the numbers of their water hexes
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from client.state import TableState
@@ -65,10 +66,13 @@ def pool_lines(state: TableState, hexmap: Map, pool: PoolResult, note: str = "")
 
 
 def waddle_lines(state: TableState, sheet: ScoreSheet, player: str) -> list[Fragments]:
-    """``player``'s waddles, biggest first, as ``size (points)``, and their sum."""
-    waddles = sorted((w for w in sheet.waddles if w.player == player), key=lambda w: -w.size)
+    """``player``'s waddles, biggest first, as ``size (points)`` (``x3`` for three of a
+    size), and their sum."""
+    waddles = [w for w in sheet.waddles if w.player == player]
     total = sum(w.points for w in waddles)
-    sizes = ", ".join(f"{w.size} ({w.points})" for w in waddles) or "none"
+    count = Counter((w.size, w.points) for w in waddles)
+    sizes = ", ".join(f"{size} ({points})" + (f" x{n}" if n > 1 else "")
+                      for (size, points), n in sorted(count.items(), reverse=True)) or "none"
     return [[letter(state, player), ("class:heading", f" {state.name_of(player)}'s waddles"),
              ("", f": {total} VP")], [("", f"  size (VP): {sizes}")]]
 
