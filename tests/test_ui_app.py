@@ -350,6 +350,22 @@ def test_quitting_after_the_window_grew_leaves_the_alternate_screen_blank(tmp_pa
     assert screen.terminal.left_alternate.strip() == ""
 
 
+def test_ctrl_l_draws_the_whole_screen_again_after_stray_output():
+    screen = TerminalScreen(80, 24)
+
+    async def test(d):
+        await start(d)
+        await d.until(lambda: "Track A" in screen.terminal.text(), "the game on the terminal")
+        screen.terminal.write("\x1b[5;50Hstray output from somewhere\x1b[12;1Hmore of it")
+        assert "stray output" in screen.terminal.text()
+        d.keys("\x0c")  # Ctrl-L
+        await d.until(lambda: "stray output" not in screen.terminal.text()
+                      and "more of it" not in screen.terminal.text()
+                      and "Track A" in screen.terminal.text(), "the screen drawn again")
+
+    play(test, screen=screen)
+
+
 def test_too_small_names_the_smallest_window_that_shows_this_map():
     async def test(d):
         await start(d)

@@ -254,3 +254,10 @@ def _long_names():
     state = table_state([seat(0, "red", "A" * 24, connected=True), seat(1, "blue", "B" * 24, connected=True)],
                         label="red", game=Game(standard_map(2, 1), ["red", "blue"]))
     return state, controller(state).view
+
+
+def test_a_headless_client_prints_a_take_back_as_a_line_of_its_own():
+    from client.games.hex.text import undo_line
+
+    undone = Undone(version=5, seat=0, events=[TookBack("red", Place((1, -1)))])
+    assert undo_line(undone, lambda label: "Ada\x1b[2J") == f"   4  red    {'Ada':<24} took back place 1,-1"
