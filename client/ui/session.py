@@ -44,7 +44,7 @@ class RemoteSession:
         self._options = client_options or {}
         self.client = Client(host, port, **self._options)
         self.address = address
-        #: Where the finished game was saved, once it is (host only).
+        #: Where the last finished game was saved, once it is (host only).
         self.record_path: str | None = None
         self._record_path = record_path
         self._server = server
@@ -87,14 +87,19 @@ class RemoteSession:
             raise OSError(str(_first(group))) from None
 
     async def _show_record(self) -> None:
-        """Once the host's game is over and saved, say where."""
+        """Each time the host's game is over and saved, say where (a rematch is saved to
+        its own file: :meth:`server.table.Table.new_game`)."""
         try:
-            await self.client.wait_for(lambda state: state.finished)
+            while True:
+                await self.client.wait_for(lambda state: state.finished)
+                table = self._server.table
+                await table.flush()
+                self.record_path = str(table.save_path) if table.save_path else self._record_path
+                self.state.changed()
+                number = self.state.game_number
+                await self.client.wait_for(lambda state, number=number: state.game_number != number)
         except ClientError:
             return
-        await self._server.table.flush()
-        self.record_path = self._record_path
-        self.state.changed()
 
     # -- wishes: each returns whether it could be queued -------------------------------------
 
