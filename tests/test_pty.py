@@ -198,8 +198,9 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
         wait(t.people, lambda: "GAME OVER" in t.bob.text() and "waddles pools total" in t.bob.text(),
              "the score on both screens")
         assert "Rematch? press r" in ann.text()
-        assert any(line.split("│")[-1].startswith("Record: ") and line.rstrip().endswith("game.json")
-                   for line in ann.screen.display)
+        wait(t.people, lambda: any(line.split("│")[-1].startswith("Record: ")
+                                   and line.rstrip().endswith("game.json") for line in ann.screen.display),
+             "the record's file on the host's screen")
         ann.keys("r")
         wait(t.people, lambda: "Rematch asked by R Ann" in t.bob.text(), "Ann's rematch request seen")
         t.bob.keys("r")
