@@ -6,8 +6,10 @@ event log (:mod:`server.log`) and the :class:`~waddle.ruleset.Match`. Connection
 it decoded messages (:meth:`Table.handle`); it answers and sends each connection what
 its audience (its seat, or the spectators) may see, through the connection's
 non-blocking ``send`` (a bounded queue drained by that connection's writer task), so no
-client can stall another. :func:`server.driver.run` runs it: the driver (bots,
-stand-ins, timers) and the saver (:mod:`server.persistence`). Checks and codes:
+client can stall another. Besides actions it takes back a seat's last action (the
+game's policy), holds the game in a pause the game asks for (half-time) and starts a
+rematch once every person asked. :func:`server.driver.run` runs it: the driver (bots,
+stand-ins, timers, pauses) and the saver (:mod:`server.persistence`). Checks and codes:
 ``docs/protocol.md``.
 """
 
@@ -333,7 +335,12 @@ class Table:
             if self.pause is not None:
                 self.go_on(seat)
             self.broadcast_lobby()
-            self._rematch_if_all_asked()
+            try:
+                self._rematch_if_all_asked()
+            except ValueError as exc:
+                self.rematch.clear()
+                log.warning("cannot make the rematch: %s", exc)
+                self.broadcast_lobby()
 
     def leave(self, peer: Peer) -> None:
         """``peer`` leaves: in the lobby its seat is freed; in a game it is held."""

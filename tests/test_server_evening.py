@@ -165,3 +165,18 @@ def test_numbered_save_files_keep_the_extension():
     assert numbered(Path("d/game.json"), 1) == Path("d/game.json")
     assert numbered(Path("d/game.json"), 2) == Path("d/game-2.json")
     assert numbered(Path("w-1.waddle.json"), 3) == Path("w-1-3.waddle.json")
+
+
+async def test_a_rematch_waits_only_for_the_people_still_at_the_table(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(60):
+            ada, bob = await started_pair(connect)
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(3))
+                n.start_soon(bob.play_randomly, random.Random(4))
+            await ada.send(protocol.Rematch())
+            await ada.until(lambda: any(s.rematch for s in ada.lobby.seats))
+            assert host.table.phase == "finished"  # Bob has not asked
+            await bob.send(protocol.Leave())
+            started = await ada.expect(protocol.Started)
+            assert host.table.games == 2 and started.version == host.table.version
