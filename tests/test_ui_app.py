@@ -546,3 +546,30 @@ def test_names_are_fitted_by_terminal_columns_so_wide_characters_keep_the_column
     assert fit("企鹅", 3) == "企…"
     assert fit("abcdef", 3) == "ab…"
     assert fit("abcdef", 3, ascii=True) == "ab~"
+
+
+def test_half_time_keeps_the_first_half_on_screen_until_a_key():
+    settings = Settings(players=2, bots=["random"],
+                        options=HexOptions(map=StandardMap(seed=5), mirror_match=True))
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice"}, server=server)
+
+    async def test(d):
+        await start(d)
+        while d.state.pause is None:
+            await d.until(lambda: d.state.pause is not None or (
+                d.state.my_turn and "YOUR TURN" in d.text()), "my turn or half-time")
+            if d.state.pause is None:
+                moves = len(d.state.view.game)
+                d.keys("\r")
+                await d.until(lambda moves=moves: len(d.state.view.game) > moves or d.state.pause, "my move")
+        await d.shows("HALF-TIME", "any key goes on to half 2", "Half 1 is over")
+        half = d.state.view.game.moves_of_half(1)
+        assert d.state.view.game.half == 2 and d.text().count("waddles pools total") == 1
+        assert len(d.state.view.game.moves_of_half(2)) == 0  # nobody plays meanwhile, not even the bot
+        d.keys("x")
+        await d.until(lambda: d.state.pause is None, "the second half")
+        await d.until(lambda: "HALF-TIME" not in d.text() and "half 2 of 2" in d.text(), "half 2 on screen")
+        assert d.state.view.game.moves_of_half(1) == half
+
+    play(test, session=session)

@@ -191,6 +191,8 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0)
         items = game + [("r rematch", "r rematch")] + _score_hint(state, view) + common
     elif state.pause is not None and state.waiting_for_me:
         items = [("any key: go on", "any key: go on")] + common
+    elif state.pause is not None:
+        items = [(f"{state.pause}: waiting for the others", "waiting")] + common
     elif state.seat is None:
         items = [("watching", "watching")] + common
     elif state.phase == "lobby" and state.is_owner:
