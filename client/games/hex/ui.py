@@ -84,6 +84,7 @@ class GameView(Base):
         self.shown = 0
         self._game_number = 0
         self._first: tuple[object, Hex | None] = (None, None)
+        self._result: tuple[tuple, Result] | None = None
 
     @property
     def game(self) -> Game:
@@ -108,9 +109,16 @@ class GameView(Base):
         """Whether the table pauses at half-time (the first half's board stays shown)."""
         return self.state.pause == "half-time" and self.game.half == 2
 
+    def game_result(self) -> Result:
+        """The game's :meth:`~waddle.hex.game.Game.result`, worked out once per event."""
+        key = (self.state.view, self.state.version)
+        if self._result is None or self._result[0] != key:
+            self._result = (key, self.game.result())
+        return self._result[1]
+
     def result(self) -> Result:
         """The score shown: half 1's alone at half-time, else the game's (live until the end)."""
-        result = self.game.result()
+        result = self.game_result()
         if self.half_time():
             first = result.halves[0]
             return Result(False, first.scores, (), (), (first,))
@@ -166,7 +174,7 @@ class GameView(Base):
         if self.score_view():
             return self._score_view(width)
         game = self.game
-        sheet = game.result().halves[-1]
+        sheet = self.game_result().halves[-1]
         lines = panels.tracks(self.state, ascii)
         for i in scores.outlined(sheet, game.active_hex, self.cursor):
             note = " (active)" if game.active_hex in sheet.pools[i].hexes else ""
