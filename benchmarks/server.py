@@ -18,6 +18,7 @@ The host process tunes its garbage collector as ``waddle serve`` does
 connections are set up and the games started, so the collector's full passes skip them.
 
 Run: ``python benchmarks/server.py`` (about 6 minutes); ``--quick`` for a short run;
+``--smoke`` for the smallest (a few seconds: that it runs, not a figure);
 ``--tables 50 100`` to choose N.
 """
 
@@ -341,6 +342,8 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest setting: 50 round trips, 2 tables for a second (checks it runs)")
     parser.add_argument("--freeze", action="store_true",
                         help="gc.freeze() again once the games started (see above)")
     parser.add_argument("--default-gc", action="store_true",
@@ -352,6 +355,10 @@ def main() -> None:
     if args.host_process or args.echo_process:
         trio.run(host_process if args.host_process else echo_server,
                  *(args.host_process or args.echo_process))
+        return
+    if args.smoke:
+        round_trip(50)
+        capacity(args.tables or [2], warmup=1.0, window=0.5)
         return
     round_trip(500 if args.quick else 3000)
     counts = args.tables or ([50, 200] if args.quick else [100, 250, 500, 750])

@@ -6,7 +6,8 @@ events alone: the map comes from the ``started`` view, the active hex and turn t
 ``round_ended``, each ``placed``/``scouted`` moves its player along the tracks. On its
 turn it places a single penguin on an empty ice hex next to the active hex, preferring
 hexes that touch its own penguins (bigger waddles). It never scouts and never uses a
-double, so it needs no other rule.
+double, so it needs no other rule. When a player takes back a move (``undone``) it puts
+back what that move changed; at half-time it says ``continue`` at once.
 
     python examples/stdlib_bot.py 127.0.0.1:7777 --name Stdlib [--code CODE]
 
@@ -84,6 +85,14 @@ class Table:
             self.tracks = [list(t) for t in event["tracks"]]
             self.active_track = event["active_track"]
 
+    def copy(self):
+        """What :meth:`follow` changes, to put back after a take-back (``undone``)."""
+        return dict(self.owner), [list(t) for t in self.tracks], self.active, self.active_track
+
+    def restore(self, saved):
+        owner, tracks, self.active, self.active_track = saved
+        self.owner, self.tracks = dict(owner), [list(t) for t in tracks]
+
     def choose(self, colour, rng):
         empty = [h for h in around(self.active) if h in self.ice and h not in self.owner]
         friendly = [h for h in empty if any(self.owner.get(n) == colour for n in around(h))]
@@ -100,7 +109,7 @@ def play(host, port, name, code=None, seed=None):
             raise ConnectionError(f"refused: {welcome}")
         send(sock, {"type": "join", "name": name, "label": None, "code": code})
         token = colour = table = None
-        version, acted_on, ids = 0, None, 0
+        version, acted_on, ids, paused, before = 0, None, 0, False, []
         while True:
             message = receive(sock)
             kind = message["type"]
@@ -115,15 +124,23 @@ def play(host, port, name, code=None, seed=None):
             elif kind == "rejected":
                 acted_on = None                          # decide again
             elif kind == "started":
-                table, version = Table(message["view"]), message["version"]
+                table, version, before = Table(message["view"]), message["version"], []
+            elif kind == "lobby":                        # half-time: say to go on at once
+                paused = message.get("pause") is not None
+                if any(s["label"] == colour and s.get("waiting") for s in message["seats"]):
+                    send(sock, {"type": "continue"})
+            elif kind == "undone":                       # a player took back their last action
+                version = message["version"]
+                table.restore(before.pop())
             elif kind == "played":
                 version = message["version"]
+                before.append(table.copy())
                 for event in message["events"]:
                     table.follow(event)
                     if event["type"] == "game_ended":
                         send(sock, {"type": "leave"})
                         return event
-            if table and table.active and table.to_act() == colour and acted_on != version:
+            if table and table.active and not paused and table.to_act() == colour and acted_on != version:
                 ids += 1
                 acted_on = version
                 send(sock, {"type": "act", "id": str(ids), "version": version, "token": token,

@@ -48,15 +48,19 @@ class SavedTable(msgspec.Struct):
     game: str = "hex"
     code: str | None = None
     table: str = ""
+    version: int = 0
+    games: int = 1
 
 
 def host_part(ruleset: Ruleset, settings: Settings, seats: list[Seat], bots: list[str | None],
-              code: str | None, table: str) -> dict[str, Any]:
-    """The ``host`` part of a save file, JSON-ready."""
+              code: str | None, table: str, *, version: int = 0, games: int = 1) -> dict[str, Any]:
+    """The ``host`` part of a save file, JSON-ready (``version``: the table's event
+    version, past ``1 + actions`` after take-backs or rematches; ``games``: the game's
+    number at the table)."""
     saved = SavedTable(protocol=PROTOCOL_VERSION, game=ruleset.name,
                        settings=msgspec.to_builtins(settings), code=code, table=table,
                        seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted)) for s in seats],
-                       bots=list(bots))
+                       bots=list(bots), version=version, games=games)
     return msgspec.to_builtins(saved)
 
 

@@ -78,7 +78,7 @@ def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
     assert main(["demo", "--players", "2", "--seed", "3", "--pace", "0", "--bots", "random"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert "Tux (random) stopped: ZeroDivisionError: the bot divided by zero" in err
+    assert "Tux (random bot) stopped: ZeroDivisionError: the bot divided by zero" in err
 
 
 @contextmanager

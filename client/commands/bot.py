@@ -104,7 +104,7 @@ def print_refusal(rejected) -> None:
 
 
 async def print_moves(client) -> None:
-    """Print every ``played`` event of ``client`` as a line, as it arrives.
+    """Print every ``played`` (and ``undone``) event of ``client`` as a line, as it arrives.
 
     If the output's reader goes away (``waddle demo | head``), standard output is sent
     to the null device from then on and the game plays on.
@@ -113,13 +113,15 @@ async def print_moves(client) -> None:
     import sys
 
     from client.games import part
-    from protocol import Played
+    from protocol import Played, Undone
 
     text = part(client.state.ruleset.name, "text")
+    lines = {Played: text.move_line, Undone: text.undo_line}
     async for message in client.events():
-        if isinstance(message, Played):
+        line = lines.get(type(message))
+        if line is not None:
             try:
-                print(text.move_line(message, client.state.name_of), flush=True)
+                print(line(message, client.state.name_of), flush=True)
             except BrokenPipeError:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return

@@ -16,8 +16,6 @@ from client.commands import check_writable
 
 #: Bots seated by default, by seat (the first N for N players).
 DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
-#: Names of the demo's bots, by seat.
-NAMES = ("Pingu", "Tux", "Skipper", "Gunter", "Mumble")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -98,6 +96,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     from client.core import ClientError, connect
     from protocol import Settings
     from server.host import Host, ServerConfig
+    from server.table import bot_name
     from waddle.hex.bots import make_bot
     from waddle.hex.options import HexOptions, StandardMap
 
@@ -112,7 +111,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
         bot = make_bot(kind, seed * 10 + i, **options)
         seated = False
         try:
-            async with connect("127.0.0.1", port, name=f"{NAMES[i]} ({kind})",
+            async with connect("127.0.0.1", port, name=bot_name(i, kind),
                                software=f"waddle-demo/{kind}") as client:
                 clients.append(client)
                 seated = True
@@ -120,7 +119,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
                 await play(client, bot, pace=pace)
         except Exception as exc:  # one line for the user, whatever went wrong in a seat
             why = str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}"
-            failures.append(f"{NAMES[i]} ({kind}) stopped: {why}")
+            failures.append(f"{bot_name(i, kind)} stopped: {why}")
             stop.cancel()
             if not seated:
                 task_status.started()

@@ -4,7 +4,7 @@ A game's package holds the modules the game-neutral client finds by the ruleset'
 (:func:`part`):
 
 - ``text``: the game as plain text for headless clients and the command line:
-  ``move_line(played, name_of)``, ``score_lines(outcome, labels, name_of)``,
+  ``move_line(played, name_of)``, ``undo_line(undone, name_of)``, ``score_lines(outcome, labels, name_of)``,
   ``report(match)`` (the board and the score breakdown), ``result_json(match)``.
 - ``cli``: its command-line options: ``add_arguments(parser)`` and ``options_from(args)``
   (the ruleset's options), ``describe(options)`` for the host's banner.

@@ -8,19 +8,20 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--map FILE`` / ``--bundled NAME``, ``--mirror`` and ``--realtime-score``
-    (``--no-realtime-score`` turns it off where a command has it on by default)."""
+    (on by default; ``--no-realtime-score`` turns it off)."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
     where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
     parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
-    parser.add_argument("--realtime-score", action=argparse.BooleanOptionalAction, default=None,
-                        help="let clients show live scores")
+    parser.add_argument("--realtime-score", action=argparse.BooleanOptionalAction, default=True,
+                        help="let clients show live scores and the score view while playing "
+                             "(default on)")
 
 
-def options_from(args: argparse.Namespace, *, realtime_score: bool = False):
+def options_from(args: argparse.Namespace):
     """The :class:`waddle.hex.options.HexOptions` the command line asks for: the map
     (``--map``, ``--bundled``, else the standard map seeded by ``--seed``), mirror match,
-    real-time score (``realtime_score``: the command's default)."""
+    real-time score (on unless ``--no-realtime-score``, on every command alike)."""
     from waddle.hex.options import BundledMap, FileMap, HexOptions, StandardMap
 
     if args.map:
@@ -29,5 +30,4 @@ def options_from(args: argparse.Namespace, *, realtime_score: bool = False):
         map = BundledMap(name=args.bundled)
     else:
         map = StandardMap(seed=args.seed)
-    live = realtime_score if args.realtime_score is None else args.realtime_score
-    return HexOptions(map=map, mirror_match=args.mirror, realtime_score=live)
+    return HexOptions(map=map, mirror_match=args.mirror, realtime_score=args.realtime_score)

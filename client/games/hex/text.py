@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from protocol import Played, clean
+from protocol import Played, Undone, clean
 from waddle.hex.events import GameEnded, HalfEnded, Placed, RoundEnded
 from waddle.hex.render import render_game, render_sheet
 from waddle.hex.ruleset import HexMatch
@@ -32,6 +32,14 @@ def move_line(played: Played, name_of: NameOf) -> str:
     note = ", ".join(_NOTES[type(e)] for e in played.events[1:] if type(e) in _NOTES)
     who = clean(name_of(first.player))[:24] + (f" [{played.bot}]" if played.bot else "")
     return f"{played.version - 1:>4}  {first.player:<6} {who:<24} {action:<14} {note}".rstrip()
+
+
+def undo_line(undone: Undone, name_of: NameOf) -> str:
+    """``"  13  red    Ada         took back place 1,-1"`` for one ``undone`` event (numbered
+    as the event it is)."""
+    first = undone.events[0]
+    who = clean(name_of(first.player))[:24]
+    return f"{undone.version - 1:>4}  {first.player:<6} {who:<24} took back {first.action}"
 
 
 def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> list[str]:
