@@ -1,12 +1,13 @@
 """The best act of a block: the spread of penguins that scores most (for bots).
 
 An action A or B can be any of thousands of spreads, so the bots do not try them one by
-one: :func:`best_act` finds the best of a block by dynamic programming over its places
-(the score of every card but Consecutive is a sum over places; Consecutive depends on
-which counts are present, carried along as a bit mask). Among the spreads that score most
-it takes one that spends the fewest penguins from the supply. The special actions' few
-acts are tried one by one. :func:`candidates` is the best play of every block of a seat:
-what the greedy bot chooses from and the search bot searches over.
+one: for each block (:func:`~waddle.downtown.legal.card_blocks`) the best spread is found
+by dynamic programming over its places (every card's score but Consecutive's is a sum
+over places; Consecutive's depends on which counts are present, carried along as a bit
+mask), the fewest penguins spent from the supply breaking ties. The special actions' few
+acts are tried one by one. :func:`options` scores every block of a seat's cards without
+making the plays; :func:`candidates` makes them too (the greedy bot's choice);
+:func:`best_plays` makes only the best few of a card (the search bot's tree).
 """
 
 from __future__ import annotations
@@ -17,8 +18,15 @@ from typing import NamedTuple
 
 from waddle.downtown.actions import Act, Add, Move, Penguins, Play
 from waddle.downtown.board import CAPACITY
-from waddle.downtown.legal import Acts, Block, card_blocks
+from waddle.downtown.legal import Acts, card_blocks
 from waddle.downtown.state import RUNS, State
+
+#: A spread as the optimiser makes it: ``(red, yellow)`` added to each target place.
+Spread = tuple[tuple[int, int], ...]
+#: A place's penguins as the optimiser reads them.
+Cells = tuple[tuple[int, int], ...]
+#: The per-place points of a card that scores nothing (a Copy with nothing to copy).
+_ZERO = (0,) * 36
 
 
 class Candidate(NamedTuple):
@@ -29,38 +37,123 @@ class Candidate(NamedTuple):
     play: Play
 
 
-#: A spread as the optimiser makes it: ``(red, yellow)`` added to each target place.
-Spread = tuple[tuple[int, int], ...]
-#: The per-place points of a card that scores nothing (a Copy with nothing to copy).
-_ZERO = (0,) * 36
+class Option(NamedTuple):
+    """The best play of one block, not made yet: ``points``, ``spent``, the ``card`` (and
+    ``copied``), the block's ``acts``, and the ``spread`` (A, B) or the ``act`` (the others)."""
+
+    points: int
+    spent: int
+    card: int
+    copied: int | None
+    acts: Acts
+    spread: Spread | None
+    act: Act | None
 
 
-def candidates(state: State, seat: int, cards: Iterable[int] | None = None) -> list[Candidate]:
+class _Frame(NamedTuple):
+    """What a block of A or B looks like to the optimiser: the ``targets`` and their
+    ``cells`` (after emptying B's source), the ``budget``, whether it is ``exact`` (B),
+    and the cells of the other places an "all" card and an "active" card count."""
+
+    targets: tuple[int, ...]
+    cells: Cells
+    budget: tuple[int, int]
+    exact: bool
+    others_all: Cells
+    others_hood: Cells
+
+
+def options(state: State, seat: int, cards: Iterable[int] | None = None) -> list[Option]:
     """The best play of each block of ``seat``'s plays of ``cards`` (default: the cards it
-    may play now; see :func:`~waddle.downtown.legal.card_blocks`): ``(points, spent, play)``,
-    ``spent`` being the penguins it takes from the supply (negative: it gives some back)."""
-    name = state.name
+    may play now), scored, in the blocks' order."""
     by_kind: dict[str, list[Acts]] = {}
+    frames: dict[tuple[int | None, int | None], _Frame] = {}
     out = []
     for card in state.playable(seat) if cards is None else cards:
         for block in card_blocks(state, seat, card, by_kind):
-            points, spent, act = best_act(state, seat, block)
-            copied = None if block.copied is None else name(block.copied)
-            out.append(Candidate(points, spent, Play(name(card), copied, act)))
+            acts, effective = block.acts, state.effective(card, block.copied)
+            if acts.group in ("add", "move"):
+                key = (acts.hood, acts.source)
+                frame = frames.get(key)
+                if frame is None:
+                    frame = frames[key] = _frame(state, seat, acts)
+                points, spent, spread = _best_spread(state, effective, frame)
+                out.append(Option(points, spent, card, block.copied, acts, spread, None))
+            else:
+                points, spent, act = _best_other(state, seat, effective, acts)
+                out.append(Option(points, spent, card, block.copied, acts, None, act))
     return out
 
 
-def best_act(state: State, seat: int, block: Block) -> tuple[int, int, Act | None]:
-    """The act of ``block`` that scores most for its card, the fewest penguins spent from
-    the supply breaking ties, then the first: ``(points, spent, act)``."""
-    card = state.effective(block.card, block.copied)
-    if block.acts.group in ("add", "move"):
-        return _best_spread(state, seat, card, block)
+def make(state: State, option: Option) -> Play:
+    """The play ``option`` stands for."""
+    name, acts = state.name, option.acts
+    act = option.act
+    if option.spread is not None:
+        board = state.layout
+        targets = [p for p in board.hoods[acts.hood] if p != acts.source]
+        penguins = tuple(Penguins(board.places[p], r, y) for p, (r, y) in zip(targets, option.spread)
+                         if r or y)
+        hood = board.hood_names[acts.hood]
+        act = Add(hood, penguins) if acts.source is None else Move(board.places[acts.source], hood, penguins)
+    return Play(name(option.card), None if option.copied is None else name(option.copied), act)
+
+
+def candidates(state: State, seat: int, cards: Iterable[int] | None = None) -> list[Candidate]:
+    """The best play of each block of ``seat``'s plays of ``cards`` (see :func:`options`):
+    ``(points, spent, play)``, ``spent`` being the penguins it takes from the supply
+    (negative: it gives some back)."""
+    return [Candidate(o.points, o.spent, make(state, o)) for o in options(state, seat, cards)]
+
+
+def best_plays(state: State, seat: int, card: int, width: int) -> list[Play]:
+    """The ``width`` best plays of ``card`` by ``seat``: the most points, then the fewest
+    penguins spent, then the blocks' order."""
+    ranked = sorted(options(state, seat, [card]), key=lambda o: (-o.points, o.spent))
+    return [make(state, o) for o in ranked[:width]]
+
+
+def _frame(state: State, seat: int, acts: Acts) -> _Frame:
+    board = state.layout
+    hood, source = acts.hood, acts.source
+    assert hood is not None
+    red, yellow = state.red[:], state.yellow[:]
+    if source is None:
+        budget = (state.supply_red[seat], state.supply_yellow[seat])
+    else:
+        budget = (red[source], yellow[source])
+        red[source] = yellow[source] = 0
+    targets = tuple(p for p in board.hoods[hood] if p != source)
+    cells = tuple(zip(red, yellow))
+    return _Frame(targets, tuple(cells[p] for p in targets), budget, source is not None,
+                  tuple(c for p, c in enumerate(cells) if p not in targets),
+                  tuple(cells[p] for p in board.hoods[hood] if p not in targets))
+
+
+def _best_spread(state: State, card: int | None, frame: _Frame) -> tuple[int, int, Spread]:
+    """The best spread of a block of A or B for ``card``: ``(points, spent, spread)``."""
+    if card is None:
+        value, spread = _best_sum(_ZERO, frame.cells, *frame.budget, frame.exact)
+        points = 0
+    else:
+        rule, table = state.deck.cards[card], state.deck.tables[card]
+        others = frame.others_all if rule.scope == "all" else frame.others_hood
+        if table is None:
+            length, spread = _best_run(frame.cells, *frame.budget, frame.exact, _mask(others))
+            points = rule.points * length
+        else:
+            value, spread = _best_sum(table, frame.cells, *frame.budget, frame.exact)
+            points = value + _sum(table, others)
+    return points, 0 if frame.exact else sum(r + y for r, y in spread), spread
+
+
+def _best_other(state: State, seat: int, card: int | None, acts: Acts) -> tuple[int, int, Act | None]:
+    """The best of a block of special acts (or of no action), tried one by one."""
     supply = state.supply_red[seat] + state.supply_yellow[seat]
     best: tuple[int, int, Act | None] | None = None
-    for act in block.acts.acts:
+    for act in acts.acts:
         trial = state.copy()
-        points = trial.score(card, None if act is None else trial._act(seat, act))[0]
+        points = trial.score(card, None if act is None else trial.perform(seat, act))[0]
         spent = supply - trial.supply_red[seat] - trial.supply_yellow[seat]
         if best is None or (points, -spent) > (best[0], -best[1]):
             best = (points, spent, act)
@@ -68,41 +161,19 @@ def best_act(state: State, seat: int, block: Block) -> tuple[int, int, Act | Non
     return best
 
 
-def _best_spread(state: State, seat: int, card: int | None, block: Block) -> tuple[int, int, Act]:
-    board = state.layout
-    hood, source = block.acts.hood, block.acts.source
-    assert hood is not None
-    red, yellow = state.red[:], state.yellow[:]
-    if source is None:
-        targets = board.hoods[hood]
-        budget = (state.supply_red[seat], state.supply_yellow[seat])
-    else:
-        targets = tuple(p for p in board.hoods[hood] if p != source)
-        budget = (red[source], yellow[source])
-        red[source] = yellow[source] = 0
-    exact = source is not None
-    cells = tuple((red[p], yellow[p]) for p in targets)
-    rule = None if card is None else state.deck.cards[card]
-    table = _ZERO if card is None else state.deck.tables[card]
-    others: list[int] = []
-    if rule is not None:
-        counted = range(len(red)) if rule.scope == "all" else board.hoods[hood]
-        others = [p for p in counted if p not in targets]
-    if table is None:                                   # Consecutive
-        mask = 0
-        for p in others:
-            if red[p] + yellow[p]:
-                mask |= 1 << (red[p] + yellow[p] - 1)
-        length, spread = _best_run(cells, *budget, exact, mask)
-        points = rule.points * length
-    else:
-        value, spread = _best_sum(table, cells, *budget, exact)
-        points = value + sum(table[red[p] * 6 + yellow[p]] for p in others)
-    names = board.places
-    penguins = tuple(Penguins(names[p], r, y) for p, (r, y) in zip(targets, spread) if r or y)
-    if exact:
-        return points, 0, Move(names[source], board.hood_names[hood], penguins)
-    return points, sum(r + y for r, y in spread), Add(board.hood_names[hood], penguins)
+@lru_cache(maxsize=65536)
+def _sum(table: tuple[int, ...], cells: Cells) -> int:
+    return sum(table[r * 6 + y] for r, y in cells)
+
+
+@lru_cache(maxsize=4096)
+def _mask(cells: Cells) -> int:
+    """The counts present among ``cells``: bit ``c - 1`` for count ``c``."""
+    mask = 0
+    for r, y in cells:
+        if r + y:
+            mask |= 1 << (r + y - 1)
+    return mask
 
 
 @lru_cache(maxsize=65536)
@@ -122,7 +193,7 @@ def _options(table: tuple[int, ...], r0: int, y0: int, red: int, yellow: int,
 
 
 @lru_cache(maxsize=65536)
-def _best_sum(table: tuple[int, ...], cells: tuple[tuple[int, int], ...], red: int, yellow: int,
+def _best_sum(table: tuple[int, ...], cells: Cells, red: int, yellow: int,
               exact: bool) -> tuple[int, Spread]:
     """The spread onto ``cells`` (each ``(red, yellow)`` now) of exactly (``exact``) or at
     most ``red`` and ``yellow`` penguins, at least one, that maximises the sum of
@@ -148,11 +219,10 @@ def _best_sum(table: tuple[int, ...], cells: tuple[tuple[int, int], ...], red: i
 
 
 @lru_cache(maxsize=65536)
-def _best_run(cells: tuple[tuple[int, int], ...], red: int, yellow: int, exact: bool,
-              mask: int) -> tuple[int, Spread]:
+def _best_run(cells: Cells, red: int, yellow: int, exact: bool, mask: int) -> tuple[int, Spread]:
     """Like :func:`_best_sum` for Consecutive: maximise the longest run of the counts of
-    the cells and of the counts in ``mask`` (bit ``c - 1`` for count ``c``). Colours do
-    not matter to it, so the spread puts red penguins first."""
+    the cells and of the counts in ``mask``. Colours do not matter to it, so the spread
+    puts red penguins first."""
     budget = red + yellow
     states: dict[tuple[int, bool, int], tuple[int, ...]] = {(0, False, mask): ()}
     for r0, y0 in cells:

@@ -16,7 +16,8 @@ Built in (:data:`BOTS`, made by :func:`make_bot`):
   display card that would score most now, or the deck's top when none scores.
 - ``search``: information-set Monte Carlo tree search: each iteration deals the unseen
   cards at random consistently with what the seat knows (:meth:`Position.sample`) and
-  walks one tree shared by all those deals, over each seat's best plays per block.
+  walks one tree shared by all those deals, over each seat's best plays of each card,
+  then plays on greedily for a few plays and scores the margin (:class:`SearchBot`).
 
 Every bot takes a ``seed``; with the same seed (and, for ``search``, an iteration budget
 and no time budget) it plays the same actions in the same positions.
@@ -27,11 +28,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from waddle.downtown.actions import Action, Discard, Draw, Play
-from waddle.downtown.best import Candidate, candidates
+from waddle.downtown.best import best_plays, make, options
 from waddle.downtown.legal import random_action
 from waddle.downtown.position import Position
 from waddle.downtown.state import DRAW, PLAY, SETUP, UNKNOWN, State
@@ -49,15 +49,16 @@ class RandomBot:
         return random_action(position.state, position.seat, self._rng)
 
 
-def _best(items: Sequence[Candidate], rng: random.Random) -> Candidate:
-    """The candidate that scores most, spending fewest; a random one of equals."""
-    top = max((c.points, -c.spent) for c in items)
-    return rng.choice([c for c in items if (c.points, -c.spent) == top])
+def greedy_play(state: State, seat: int, rng: random.Random) -> Play:
+    """The play of ``seat`` that scores most now, spending fewest; a random one of equals."""
+    items = options(state, seat)
+    top = max((o.points, -o.spent) for o in items)
+    return make(state, rng.choice([o for o in items if (o.points, -o.spent) == top]))
 
 
 def card_value(state: State, seat: int, card: int) -> int:
     """The most ``card`` would score for ``seat`` if played now (the play restriction aside)."""
-    return max(c.points for c in candidates(state, seat, [card]))
+    return max(o.points for o in options(state, seat, [card]))
 
 
 class GreedyBot:
@@ -74,7 +75,7 @@ class GreedyBot:
             return self._discard(state, seat)
         if state.phase == DRAW:
             return self._draw(state, seat)
-        return _best(candidates(state, seat), self._rng).play
+        return greedy_play(state, seat, self._rng)
 
     def _discard(self, state: State, seat: int) -> Discard:
         cards = sorted(set(state.hands[seat]))
@@ -113,39 +114,42 @@ class SearchBot:
     Each iteration samples a deal of the cards the seat has not seen
     (:meth:`Position.sample`), then walks down one tree shared by every deal: at each node
     only the actions legal in this deal count; it picks by UCB1 (with availability counts)
-    from the point of view of the seat to act, adds one untried action, plays the game out
-    (each seat a random card and the best spread of a random block for it), and backs up
-    each seat's reward: 1 for a win (shared by tied winners) blended with its final
-    margin over the best opponent. The board at a node is the same in every deal (draws
-    change hands only), so the candidate plays of a card there are worked out once. A
-    seat's candidates are its ``width`` best plays per card (:func:`~waddle.downtown.best.candidates`).
-    Simultaneous setup discards are taken one seat after another. The move played is the
-    most visited one.
+    from the point of view of the seat to act, adds one untried action, plays on for
+    ``depth`` plays with every seat greedy, and backs up each seat's reward: its margin
+    over the best opponent (scaled), blended at the game's end with its share of the
+    victory. Points are scored as the game goes, so the margin a few plays on is what a
+    move is worth, and a short greedy playout measures it far better than a random one
+    to the end. A seat's actions at a node are its ``width`` best plays of each card
+    (:func:`~waddle.downtown.best.candidates`, by points then penguins spent); the board
+    at a node is the same in every deal (draws change hands only), so they are worked
+    out once per card. Simultaneous setup discards are taken one seat after another. The
+    move played is the most visited one.
 
     Args:
-        seed: seeds the random generator (deals, expansion order, playouts).
+        seed: seeds the random generator (deals, expansion order, ties in playouts).
         seconds: the time budget per move in seconds (``None``: no time limit); a move
             always gets at least one iteration, however short the budget.
         iterations: the iteration budget per move (``None``: no limit); with
             ``seconds=None`` the bot is deterministic for a given seed.
         exploration: the UCB1 exploration constant.
-        width: the candidate plays kept per card at a node (the best by points, then
-            fewest penguins spent).
+        width: the plays of each card searched at a node.
+        depth: the plays of a playout.
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or infinite,
-            ``iterations`` or ``width`` is less than 1.
+            ``iterations``, ``width`` or ``depth`` is less than 1.
     """
 
     name = "search"
 
-    #: Weight of the win share in the reward; the rest is the scaled margin.
+    #: Weight of the win share in the reward at the game's end; the rest is the scaled margin.
     WIN_WEIGHT = 0.5
     #: Margin (points) that maps to the full margin reward.
     MARGIN_SCALE = 20.0
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
-                 iterations: int | None = None, exploration: float = 0.7, width: int = 3) -> None:
+                 iterations: int | None = None, exploration: float = 0.7, width: int = 2,
+                 depth: int = 2) -> None:
         if seconds is None and iterations is None:
             raise ValueError("the search bot needs a time budget, an iteration budget or both")
         if seconds is not None and not 0 <= seconds < float("inf"):
@@ -153,13 +157,14 @@ class SearchBot:
                              f"0 or more, not {seconds}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"the search bot's iteration budget must be positive, not {iterations}")
-        if width < 1:
-            raise ValueError(f"the search bot's width must be positive, not {width}")
+        if width < 1 or depth < 1:
+            raise ValueError(f"the search bot's width and depth must be positive, not {width} and {depth}")
         self._rng = random.Random(seed)
         self.seconds = seconds
         self.iterations = iterations
         self.exploration = exploration
         self.width = width
+        self.depth = depth
 
     def choose(self, position: Position) -> Action:
         root = _Node(None, -1)
@@ -187,8 +192,7 @@ class SearchBot:
         for card in state.playable(seat):
             plays = node.plays.get(card)
             if plays is None:
-                ranked = sorted(candidates(state, seat, [card]), key=lambda c: (-c.points, c.spent))
-                plays = node.plays[card] = [c.play for c in ranked[:self.width]]
+                plays = node.plays[card] = best_plays(state, seat, card, self.width)
             out.extend(plays)
         return out
 
@@ -223,24 +227,28 @@ class SearchBot:
                 + self.exploration * math.sqrt(math.log(child.available) / child.visits))
 
     def _playout(self, state: State) -> None:
-        rng = self._rng
-        while not state.is_over:
+        """Play on for :attr:`depth` plays, every seat greedy (random discards and draws)."""
+        rng, plays = self._rng, 0
+        while not state.is_over and plays < self.depth:
             mover = self._mover(state)
-            if state.phase != PLAY:
+            if state.phase == PLAY:
+                state.step(mover, greedy_play(state, mover, rng))
+                plays += 1
+            else:
                 state.step(mover, random_action(state, mover, rng))
-                continue
-            card = rng.choice(state.playable(mover))
-            state.step(mover, _best(candidates(state, mover, [card]), rng).play)
 
     def _rewards(self, state: State) -> list[float]:
-        scores = state.scores
-        winners = state.winners
+        """Each seat's reward in [0, 1]: its margin over the best opponent, scaled by
+        :attr:`MARGIN_SCALE`; at the game's end blended with its share of the victory."""
+        scores, winners = state.scores, state.winners
         out = []
-        for i, mine in enumerate(scores):
-            margin = mine - max(scores[:i] + scores[i + 1:])
-            share = 1.0 / len(winners) if i in winners else 0.0
-            scaled = max(-1.0, min(1.0, margin / self.MARGIN_SCALE))
-            out.append(self.WIN_WEIGHT * share + (1 - self.WIN_WEIGHT) * (0.5 + scaled / 2))
+        for seat, mine in enumerate(scores):
+            margin = mine - max(scores[:seat] + scores[seat + 1:])
+            reward = 0.5 + max(-1.0, min(1.0, margin / self.MARGIN_SCALE)) / 2
+            if state.is_over:
+                share = 1.0 / len(winners) if seat in winners else 0.0
+                reward = self.WIN_WEIGHT * share + (1 - self.WIN_WEIGHT) * reward
+            out.append(reward)
         return out
 
 

@@ -616,7 +616,7 @@ class State:
         hand.remove(card if card in hand else UNKNOWN)
         effective = self.effective(card, None if play.copied is None else index[play.copied])
         self._to_pile(seat, card)
-        hood = None if play.act is None else self._act(seat, play.act)
+        hood = None if play.act is None else self.perform(seat, play.act)
         points, places = self.score(effective, hood)
         self.scores[seat] += points
         if events is not None:
@@ -633,8 +633,9 @@ class State:
             self._draw(seat, options[0], events)
         self._end_turn(events)
 
-    def _act(self, seat: int, act: Act) -> int:
-        """Do ``act`` for ``seat``; return the active neighbourhood."""
+    def perform(self, seat: int, act: Act) -> int:
+        """Do ``act`` for ``seat``, unchecked (the board and supply only: no card, score or
+        draw); return the active neighbourhood."""
         board = self.layout
         red, yellow = self.red, self.yellow
         cls = act.__class__
