@@ -9,7 +9,9 @@ Prints, for 2, 3 and 4 players, per-player decks and the single deck:
   from a fixed tuple as a game has actions, in µs per game.
 
 Then the search bot's iterations per second at the first play of a 2-player and a
-4-player game (the same-run baseline: the greedy bot's moves per second there), and with
+4-player game (the same-run baseline: the greedy bot's moves per second over the plays of
+a few random games, each position once: an iteration costs about two greedy moves and a
+deal), and with
 ``--match N``: N 2-player games of ``search`` (``--move-seconds`` a move) against
 ``greedy``, alternating who starts, with the search bot's win rate and its 95 % Wilson
 interval (a shared victory counts half).
@@ -65,11 +67,6 @@ def random_games(start: State, rng: random.Random, checked: bool, count: int) ->
         random_game(start, rng, checked)
 
 
-def greedy_moves(bot: GreedyBot, position: Position, count: int) -> None:
-    for _ in range(count):
-        bot.choose(position)
-
-
 def bare_loop(actions: int, rng: random.Random, count: int) -> None:
     fixed = tuple(range(7))
     choice = rng.choice
@@ -114,7 +111,20 @@ def first_play(players: int, seed: int) -> Position:
     return Position(state.redacted(0), 0)
 
 
-def search_speed(iterations: int, seconds: float) -> None:
+def play_positions(players: int, games: int, seed: int) -> list[Position]:
+    """The position of every play of ``games`` random games, for the seat to play."""
+    rng, out = random.Random(seed), []
+    for game in range(games):
+        state = deal(players, False, seed + game)
+        while not state.is_over:
+            seat = min(state.to_act())
+            if state.phase == PLAY:
+                out.append(Position(state.redacted(seat), seat))
+            state.step(seat, random_action(state, seat, rng))
+    return out
+
+
+def search_speed(iterations: int) -> None:
     print(f"\n{'players':>7} {'search it/s':>11} {'greedy moves/s':>14}")
     for players in (2, 4):
         position = first_play(players, 3)
@@ -122,7 +132,12 @@ def search_speed(iterations: int, seconds: float) -> None:
         start = time.perf_counter()
         bot.choose(position)
         searched = iterations / (time.perf_counter() - start)
-        moves = rate(partial(greedy_moves, GreedyBot(1), position), seconds)
+        positions = play_positions(players, 4, 5)
+        greedy = GreedyBot(1)
+        start = time.perf_counter()
+        for each in positions:
+            greedy.choose(each)
+        moves = len(positions) / (time.perf_counter() - start)
         print(f"{players:>7} {searched:>11,.0f} {moves:>14,.1f}")
 
 
@@ -173,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1000, help="seed of the match's first game")
     args = parser.parse_args(argv)
     speed(args.seconds)
-    search_speed(args.iterations, args.seconds)
+    search_speed(args.iterations)
     if args.match:
         search_match(args.match, args.move_seconds, args.seed)
 

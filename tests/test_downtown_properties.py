@@ -4,7 +4,7 @@ Each example deals a game (2 to 4 players, per-player decks or the single deck, 
 seed) and plays it out with random and greedy bots, checking after every action: the
 penguins are conserved and no place holds more than 5; the cards add up; every play kept
 the play restriction; the game ends after the right number of rounds or a decided
-tie-break; every audience's view follows the redacted events in step with a fresh view;
+tie-break; the optimiser finds each block's best play; every audience's view follows the redacted events in step with a fresh view;
 no view or redacted event shows an audience another seat's hand, a deck's order or an
 unrevealed discard; the record replays the game.
 """
@@ -18,7 +18,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from waddle.downtown.actions import Play
+from waddle.downtown.actions import Add, Play
+from waddle.downtown.best import make, options
 from waddle.downtown.board import ROUNDS
 from waddle.downtown.events import DiscardChosen, Drew, GameEnded, RoundEnded, TieBreak
 from waddle.downtown.legal import legal_actions
@@ -161,3 +162,28 @@ def test_no_view_depends_on_a_card_its_audience_cannot_know(game):
             position = match.position(known).state
             assert all(c == UNKNOWN for s in range(players) if s != known for c in position.hands[s])
             assert all(c == UNKNOWN for deck in position.decks for c in deck)
+
+
+@settings(max_examples=20, deadline=None)
+@given(games)
+def test_the_optimiser_finds_the_best_play_of_every_block(game):
+    players, single, seed = game
+    match = new_match(players, single, seed)
+    bots = bots_for(players, seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        seat = min(match.to_act())
+        state = match.state
+        if state.phase == PLAY and rng.random() < 0.5:
+            name = state.name
+            for option in options(state, seat):
+                play = make(state, option)
+                scored = state.preview(seat, play)
+                spent = sum(p.red + p.yellow for p in play.act.penguins) if isinstance(play.act, Add) else None
+                assert scored.points == option.points and spent in (None, option.spent)
+                acts = option.acts.acts
+                if len(acts) <= 400:
+                    copied = None if option.copied is None else name(option.copied)
+                    best = max(state.preview(seat, Play(name(option.card), copied, act)).points for act in acts)
+                    assert best == option.points
+        match.apply(seat, bots[seat].choose(match.position(seat)))

@@ -377,6 +377,29 @@ def test_a_tie_break_round_goes_on_while_still_tied():
     assert events[-1] == TieBreak(10, (0, 1))
 
 
+def test_a_tie_break_the_seats_still_tied_for_the_lead_go_on():
+    state = position(3, hands=[["Even", "Odd"], ["Even", "Odd"], ["Odd", "Even"]], decks=[[], [], []],
+                     round=8, turn=2, scores=[5, 5, 5], piles=[[], ["Full"], []])
+    state.order = (0, 1, 2)
+    # Purple: Odd, D1 count 1 = 1 point (Odd is not on top of any pile: green shows Full).
+    # Blue and green have 5, purple 6: purple wins; all three were tied before it.
+    events = state.apply(2, play("Odd", add(state, "dark", D1=(1, 0))))
+    assert events[-1] == GameEnded((5, 5, 6), (2,), False)
+    state = position(3, hands=[["Even", "Odd"], ["Even", "Odd"], ["Even", "Odd"]], decks=[[], [], []],
+                     round=8, turn=2, scores=[5, 5, 5])
+    state.order = (0, 1, 2)
+    # Purple: Even, D1 count 1 = 0 points; all three still tied: all three go on.
+    assert state.apply(2, play("Even", add(state, "dark", D1=(1, 0))))[-1] == TieBreak(9, (0, 1, 2))
+    state = position(3, hands=[["Even", "Odd"], ["Even", "Odd"], ["Even", "Odd"]], decks=[[], [], []],
+                     round=9, turn=1, scores=[5, 3, 4])
+    state.order = (0, 2)
+    # A tie-break round of blue and purple: purple's Odd (D1 count 1) = 1 point: 5 to 5,
+    # so blue and purple go on; green (3) is out. Green's top card still restricts them.
+    state.piles[1] = [card("Even")]
+    refused(state, 2, play("Even", add(state, "dark", D1=(1, 0))), "play restriction")
+    assert state.apply(2, play("Odd", add(state, "dark", D1=(1, 0))))[-1] == TieBreak(10, (0, 2))
+
+
 def test_tie_break_with_a_tied_player_out_of_cards_is_a_shared_victory():
     state = position(hands=[["Even", "Odd"], ["Even"]], decks=[[], []], round=8, turn=1, scores=[5, 5])
     # Green plays its last card: Even, P1 count 1 = 0 points. Tied 5-5 and green has no
@@ -468,6 +491,14 @@ def test_copying_recall_performs_recall():
     # Recall's rule: empty places P2 P3 P4 P5 = 4 points; the red penguin back in supply.
     assert scored(events) == Scored(0, "Recall", "ring", ("P2", "P3", "P4", "P5"), 4, 4)
     assert state.supply_red[0] == 5
+
+
+def test_copy_of_a_card_whose_action_is_impossible_does_no_action_and_scores_its_rule():
+    # Recolour needs a penguin of one colour on a place and the other colour in supply:
+    # blue's supply is empty. P1 (1,1) and P2 (2,1) have both colours: 2 points.
+    state = position(board={"P1": (1, 1), "P2": (2, 1)}, hands=[["Copy"], []], piles=[[], ["Recolour"]],
+                     supply={0: (0, 0)})
+    assert scored(state.apply(0, play("Copy", copied="Recolour"))) == Scored(0, "Recolour", "ring", ("P1", "P2"), 2, 2)
 
 
 def test_only_the_copy_copies():

@@ -334,6 +334,21 @@ def test_the_greedy_bot_plays_the_best_immediate_score():
     assert sum(p.red + p.yellow for p in action.act.penguins) == 4
 
 
+def test_the_search_bot_chooses_for_its_own_seat_among_simultaneous_discards():
+    match = new_match(3, 9)
+    position = match.position(2)
+    action = RULESET.make_bot("search", 3, seconds=None, iterations=20).choose(position)
+    assert match.to_act() == {1, 2} and match.state.is_legal(2, action)
+    assert match.state.deck.number(action.card) in match.state.hands[2]
+
+
+def test_a_position_lists_the_seats_legal_actions():
+    match = new_match(2, 9)
+    assert match.position(1).legal_actions() == tuple(
+        Discard(match.state.name(c)) for c in sorted(set(match.state.hands[1])))
+    assert match.position(0).legal_actions() == ()
+
+
 def test_the_search_bot_returns_a_legal_action_within_one_iteration():
     match = new_match(2, 9)
     play_out(match, stop=1)

@@ -6,8 +6,8 @@ by dynamic programming over its places (every card's score but Consecutive's is 
 over places; Consecutive's depends on which counts are present, carried along as a bit
 mask), the fewest penguins spent from the supply breaking ties. The special actions' few
 acts are tried one by one. :func:`options` scores every block of a seat's cards without
-making the plays; :func:`candidates` makes them too (the greedy bot's choice);
-:func:`best_plays` makes only the best few of a card (the search bot's tree).
+making the plays (the greedy bot makes the one it chooses with :func:`make`);
+:func:`best_plays` makes the best few of a card (the search bot's tree).
 """
 
 from __future__ import annotations
@@ -29,17 +29,10 @@ Cells = tuple[tuple[int, int], ...]
 _ZERO = (0,) * 36
 
 
-class Candidate(NamedTuple):
-    """A play and what it scores now: ``points``, and the penguins it takes from the supply."""
-
-    points: int
-    spent: int
-    play: Play
-
-
 class Option(NamedTuple):
-    """The best play of one block, not made yet: ``points``, ``spent``, the ``card`` (and
-    ``copied``), the block's ``acts``, and the ``spread`` (A, B) or the ``act`` (the others)."""
+    """The best play of one block, not made yet: its ``points``; ``spent``, the penguins it
+    takes from the supply (negative: it gives some back); the ``card`` (and ``copied``),
+    the block's ``acts``, and the ``spread`` (A, B) or the ``act`` (the others)."""
 
     points: int
     spent: int
@@ -99,13 +92,6 @@ def make(state: State, option: Option) -> Play:
     return Play(name(option.card), None if option.copied is None else name(option.copied), act)
 
 
-def candidates(state: State, seat: int, cards: Iterable[int] | None = None) -> list[Candidate]:
-    """The best play of each block of ``seat``'s plays of ``cards`` (see :func:`options`):
-    ``(points, spent, play)``, ``spent`` being the penguins it takes from the supply
-    (negative: it gives some back)."""
-    return [Candidate(o.points, o.spent, make(state, o)) for o in options(state, seat, cards)]
-
-
 def best_plays(state: State, seat: int, card: int, width: int) -> list[Play]:
     """The ``width`` best plays of ``card`` by ``seat``: the most points, then the fewest
     penguins spent, then the blocks' order."""
@@ -153,7 +139,7 @@ def _best_other(state: State, seat: int, card: int | None, acts: Acts) -> tuple[
     best: tuple[int, int, Act | None] | None = None
     for act in acts.acts:
         trial = state.copy()
-        points = trial.score(card, None if act is None else trial.perform(seat, act))[0]
+        points = trial.score(card, trial.active(None if act is None else trial.perform(seat, act)))[0]
         spent = supply - trial.supply_red[seat] - trial.supply_yellow[seat]
         if best is None or (points, -spent) > (best[0], -best[1]):
             best = (points, spent, act)

@@ -120,7 +120,7 @@ class SearchBot:
     victory. Points are scored as the game goes, so the margin a few plays on is what a
     move is worth, and a short greedy playout measures it far better than a random one
     to the end. A seat's actions at a node are its ``width`` best plays of each card
-    (:func:`~waddle.downtown.best.candidates`, by points then penguins spent); the board
+    (:func:`~waddle.downtown.best.best_plays`, by points then penguins spent); the board
     at a node is the same in every deal (draws change hands only), so they are worked
     out once per card. Simultaneous setup discards are taken one seat after another. The
     move played is the most visited one.
@@ -175,11 +175,12 @@ class SearchBot:
         done = 0
         while done == 0 or ((self.iterations is None or done < self.iterations)
                             and (deadline is None or time.perf_counter() < deadline)):
-            self._iterate(root, position.sample(self._rng))
+            self._iterate(root, position.sample(self._rng), position.seat)
             done += 1
         return max(root.children.values(), key=lambda child: child.visits).action
 
     def _mover(self, state: State) -> int:
+        """The seat to act next in a search: simultaneous choices one after another."""
         return min(state.to_act())
 
     def _moves(self, node: _Node, state: State, seat: int) -> list[Action]:
@@ -196,10 +197,10 @@ class SearchBot:
             out.extend(plays)
         return out
 
-    def _iterate(self, root: _Node, state: State) -> None:
+    def _iterate(self, root: _Node, state: State, seat: int) -> None:
         node, path = root, [root]
         while not state.is_over:
-            mover = self._mover(state)
+            mover = seat if node is root else self._mover(state)
             moves = self._moves(node, state, mover)
             children = node.children
             untried = [a for a in moves if a not in children]

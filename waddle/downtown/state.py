@@ -269,14 +269,19 @@ class State:
         return [h for h, places in enumerate(self.layout.hoods)
                 if sum(CAPACITY - self.count(p) for p in places if p != source) >= taken]
 
+    def active(self, hood: int | None) -> int | None:
+        """The active neighbourhood after an act that made ``hood`` active (``None``: no
+        action): with 2 players the one neighbourhood is always active (DOWNTOWN.md "A
+        turn" II, no action possible)."""
+        return 0 if hood is None and len(self.layout.hoods) == 1 else hood
+
     def score(self, card: int | None, hood: int | None) -> tuple[int, tuple[int, ...]]:
         """The points the rule of ``card`` gives now, with ``hood`` active (``None``: no
-        action, so no active neighbourhood), and the places that counted.
+        active neighbourhood, see :meth:`active`), and the places that counted.
 
         DOWNTOWN.md "A turn" III: an ``"all"`` card scores every place (a 3-player centre
-        place once); an ``"active"`` card the active neighbourhood; with no active
-        neighbourhood it scores 0, but with 2 players the one neighbourhood is always
-        active. ``card`` ``None`` (a Copy with nothing to copy) scores 0.
+        place once); an ``"active"`` card the active neighbourhood, and 0 with none.
+        ``card`` ``None`` (a Copy with nothing to copy) scores 0.
         """
         if card is None:
             return 0, ()
@@ -285,8 +290,6 @@ class State:
             places: Sequence[int] = range(len(self.red))
         elif hood is not None:
             places = self.layout.hoods[hood]
-        elif len(self.layout.hoods) == 1:
-            places = self.layout.hoods[0]
         else:
             return 0, ()
         red, yellow = self.red, self.yellow
@@ -616,7 +619,7 @@ class State:
         hand.remove(card if card in hand else UNKNOWN)
         effective = self.effective(card, None if play.copied is None else index[play.copied])
         self._to_pile(seat, card)
-        hood = None if play.act is None else self.perform(seat, play.act)
+        hood = self.active(None if play.act is None else self.perform(seat, play.act))
         points, places = self.score(effective, hood)
         self.scores[seat] += points
         if events is not None:
