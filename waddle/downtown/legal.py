@@ -58,15 +58,17 @@ class Spreads(Sequence[tuple[Penguins, ...]]):
                  exact: bool) -> None:
         self.names, self.rooms, self.red, self.yellow, self.exact = names, rooms, red, yellow, exact
         self._skip = 0 if exact else 1          # action A leaves out adding nothing
-        self._len = _completions(rooms, red, yellow, exact) - self._skip
+        self._len = -1                          # counted when first asked
 
     def __len__(self) -> int:
+        if self._len < 0:
+            self._len = _completions(self.rooms, self.red, self.yellow, self.exact) - self._skip
         return self._len
 
     def __getitem__(self, index: int) -> tuple[Penguins, ...]:  # type: ignore[override]
         if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
+            index += len(self)
+        if not 0 <= index < len(self):
             raise IndexError("spread index out of range")
         rank, red, yellow = index + self._skip, self.red, self.yellow
         out = []
@@ -159,9 +161,10 @@ def act_blocks(state: State, seat: int, kind: str) -> list[Acts]:
     red, yellow = state.red, state.yellow
     out: list[Acts] = []
     if kind == "standard":
+        supply = state.supply_red[seat], state.supply_yellow[seat]
         for hood, places in enumerate(board.hoods):
-            spreads = _spreads(state, places, state.supply_red[seat], state.supply_yellow[seat], False)
-            if spreads:
+            if any(supply) and any(state.count(p) < CAPACITY for p in places):
+                spreads = _spreads(state, places, *supply, False)
                 out.append(Acts("add", hood, None, _Mapped(spreads, _maker(Add, board.hood_names[hood]))))
         for source in range(len(board.places)):
             for hood in state.move_hoods(source):
