@@ -161,10 +161,9 @@ def act_blocks(state: State, seat: int, kind: str) -> list[Acts]:
     red, yellow = state.red, state.yellow
     out: list[Acts] = []
     if kind == "standard":
-        supply = state.supply_red[seat], state.supply_yellow[seat]
         for hood, places in enumerate(board.hoods):
-            if any(supply) and any(state.count(p) < CAPACITY for p in places):
-                spreads = _spreads(state, places, *supply, False)
+            if state.can_add(seat, hood):
+                spreads = _spreads(state, places, state.supply_red[seat], state.supply_yellow[seat], False)
                 out.append(Acts("add", hood, None, _Mapped(spreads, _maker(Add, board.hood_names[hood]))))
         for source in range(len(board.places)):
             for hood in state.move_hoods(source):

@@ -255,10 +255,12 @@ class State:
             return any(self.red) or any(self.yellow)
         return self.can_add(seat) or any(self.move_hoods(p) for p in range(len(self.red)))
 
-    def can_add(self, seat: int) -> bool:
-        """Whether action A is possible: a penguin in the supply and a place with room."""
+    def can_add(self, seat: int, hood: int | None = None) -> bool:
+        """Whether action A is possible (in ``hood``, or anywhere): a penguin in the supply
+        and a place with room."""
+        places = range(len(self.red)) if hood is None else self.layout.hoods[hood]
         return (self.supply_red[seat] + self.supply_yellow[seat] > 0
-                and any(self.count(p) < CAPACITY for p in range(len(self.red))))
+                and any(self.count(p) < CAPACITY for p in places))
 
     def move_hoods(self, source: int) -> list[int]:
         """The neighbourhoods that can take every penguin of ``source`` (action B); empty
@@ -417,7 +419,9 @@ class State:
         if act.__class__ not in expected:
             want = "standard action A (add) or B (move)" if kind == "standard" else f"the special action {kind}"
             raise IllegalActionError(f"{play.card} does {want}, not {act.__class__.__name__.lower()}")
-        getattr(self, f"_check_{act.__class__.__name__.lower()}")(seat, act)
+        checks = {Add: self._check_add, Move: self._check_move, Recolour: self._check_recolour,
+                  Recall: self._check_recall}
+        checks[act.__class__](seat, act)
 
     def _hood(self, name: str, what: str) -> int:
         try:
