@@ -334,6 +334,13 @@ def test_the_greedy_bot_plays_the_best_immediate_score():
     assert sum(p.red + p.yellow for p in action.act.penguins) == 4
 
 
+def test_the_greedy_bot_never_discards_the_copy_at_setup():
+    for seed in range(6):
+        match = new_match(4, seed)
+        for seat in (1, 2, 3):
+            assert RULESET.make_bot("greedy", seed).choose(match.position(seat)).card != "Copy"
+
+
 def test_the_search_bot_chooses_for_its_own_seat_among_simultaneous_discards():
     match = new_match(3, 9)
     position = match.position(2)

@@ -12,12 +12,13 @@ Built in (:data:`BOTS`, made by :func:`make_bot`):
   spread: :func:`waddle.downtown.legal.random_action`).
 - ``greedy``: the play that scores most now (:mod:`waddle.downtown.best`), the fewest
   penguins spent from the supply breaking ties, then the seeded random generator; it
-  discards at setup the card that would score least now (the Copy last) and draws the
-  display card that would score most now, or the deck's top when none scores.
+  discards at setup the card that would score least now, never the Copy (worth nothing
+  before there is a card to copy, and much after), and draws the display card that would
+  score most now, or the deck's top when none scores.
 - ``search``: information-set Monte Carlo tree search: each iteration deals the unseen
   cards at random consistently with what the seat knows (:meth:`Position.sample`) and
   walks one tree shared by all those deals, over each seat's best plays of each card,
-  then plays on greedily for a few plays and scores the margin (:class:`SearchBot`).
+  then plays on greedily for a round and scores the margin (:class:`SearchBot`).
 
 Every bot takes a ``seed``; with the same seed (and, for ``search``, an iteration budget
 and no time budget) it plays the same actions in the same positions.
@@ -79,7 +80,7 @@ class GreedyBot:
 
     def _discard(self, state: State, seat: int) -> Discard:
         cards = sorted(set(state.hands[seat]))
-        keys = {c: (card_value(state, seat, c), c == state.deck.copy) for c in cards}
+        keys = {c: (c == state.deck.copy, card_value(state, seat, c)) for c in cards}
         low = min(keys.values())
         return Discard(state.name(self._rng.choice([c for c in cards if keys[c] == low])))
 
@@ -115,7 +116,8 @@ class SearchBot:
     (:meth:`Position.sample`), then walks down one tree shared by every deal: at each node
     only the actions legal in this deal count; it picks by UCB1 (with availability counts)
     from the point of view of the seat to act, adds one untried action, plays on for
-    ``depth`` plays with every seat greedy, and backs up each seat's reward: its margin
+    ``depth`` plays (a round: every opponent once, then the seat itself) with every seat
+    greedy, and backs up each seat's reward: its margin
     over the best opponent (scaled), blended at the game's end with its share of the
     victory. Points are scored as the game goes, so the margin a few plays on is what a
     move is worth, and a short greedy playout measures it far better than a random one
@@ -133,7 +135,7 @@ class SearchBot:
             ``seconds=None`` the bot is deterministic for a given seed.
         exploration: the UCB1 exploration constant.
         width: the plays of each card searched at a node.
-        depth: the plays of a playout.
+        depth: the plays of a playout (``None``: as many as there are players).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or infinite,
@@ -149,7 +151,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, width: int = 2,
-                 depth: int = 2) -> None:
+                 depth: int | None = None) -> None:
         if seconds is None and iterations is None:
             raise ValueError("the search bot needs a time budget, an iteration budget or both")
         if seconds is not None and not 0 <= seconds < float("inf"):
@@ -157,7 +159,7 @@ class SearchBot:
                              f"0 or more, not {seconds}")
         if iterations is not None and iterations < 1:
             raise ValueError(f"the search bot's iteration budget must be positive, not {iterations}")
-        if width < 1 or depth < 1:
+        if width < 1 or depth is not None and depth < 1:
             raise ValueError(f"the search bot's width and depth must be positive, not {width} and {depth}")
         self._rng = random.Random(seed)
         self.seconds = seconds
@@ -228,9 +230,11 @@ class SearchBot:
                 + self.exploration * math.sqrt(math.log(child.available) / child.visits))
 
     def _playout(self, state: State) -> None:
-        """Play on for :attr:`depth` plays, every seat greedy (random discards and draws)."""
+        """Play on for :attr:`depth` plays (a round by default), every seat greedy (random
+        discards and draws)."""
         rng, plays = self._rng, 0
-        while not state.is_over and plays < self.depth:
+        depth = state.players if self.depth is None else self.depth
+        while not state.is_over and plays < depth:
             mover = self._mover(state)
             if state.phase == PLAY:
                 state.step(mover, greedy_play(state, mover, rng))
