@@ -41,7 +41,7 @@ from waddle.errors import IllegalActionError, ViewError
 Audience = int | None
 
 #: The built-in rulesets: name -> the module whose ``RULESET`` it is.
-BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset"}
+BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset", "downtown": "waddle.downtown.ruleset"}
 #: The ruleset a host plays unless told otherwise.
 DEFAULT_RULESET = "hex"
 
