@@ -356,8 +356,10 @@ class Table:
         peer.close("bye", "goodbye")
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
+        """Refuse ``request`` of ``peer``. The rules' reason for an ``illegal`` action may
+        quote what only that seat may see (its hand), so the log gets its code alone."""
         message = clean(message, MAX_MESSAGE)  # it may quote what the client sent
-        peer.log_rejection(request, code, message)
+        peer.log_rejection(request, code, "the rules' reason, for the seat only" if code == "illegal" else message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
     def _code_ok(self, code: str | None) -> bool:

@@ -260,20 +260,24 @@ def test_a_headless_client_prints_a_take_back_as_a_line_of_its_own():
     from client.games.hex.text import undo_line
 
     undone = Undone(version=5, seat=0, events=[TookBack("red", Place((1, -1)))])
-    assert undo_line(undone, lambda label: "Ada\x1b[2J") == f"   4  red    {'Ada':<24} took back place 1,-1"
+    assert undo_line(undone, ("red", "blue"), lambda label: "Ada\x1b[2J") == f"   4  red    {'Ada':<24} took back place 1,-1"
 
 
 def test_play_host_and_serve_share_the_table_options_with_the_same_defaults():
     from client.cli import build_parser
+    from client.commands.serve import settings_from
 
-    shared = ("realtime_score", "pace", "turn_timer", "seat_order", "mirror", "seed", "map", "bundled", "game")
+    shared = ("realtime_score", "pace", "turn_timer", "seat_order", "mirror", "seed", "map", "bundled", "game",
+              "single_deck", "deck")
     defaults = {}
     for command in ("play", "host", "serve"):
         parser = build_parser(command)
         args = parser.parse_args([command])
         defaults[command] = {name: getattr(args, name) for name in shared}
+        if command == "serve":
+            assert settings_from(args).options.realtime_score is True
     assert defaults["play"] == defaults["host"] == defaults["serve"]
-    assert defaults["serve"]["realtime_score"] is True and defaults["serve"]["pace"] == 1.0
+    assert defaults["serve"]["pace"] == 1.0
     for command in ("play", "host", "join", "watch"):
         assert build_parser(command).parse_args([command, *(["h:1"] if command in ("join", "watch") else []),
                                                  "--no-bell"]).no_bell

@@ -64,6 +64,8 @@ def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
 
 
 async def _play(host: str, port: int, args: argparse.Namespace) -> int:
+    import functools
+
     import trio
 
     from client.botplay import play, start_when_full
@@ -84,10 +86,9 @@ async def _play(host: str, port: int, args: argparse.Namespace) -> int:
                 await start_when_full(client, on_refused=print_refusal)
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
-                    nursery.start_soon(print_moves, client)
+                    await nursery.start(functools.partial(print_moves, client))
                 await play(client, bot, ready=not args.start,
                            on_rejected=lambda exc: print(f"rejected: {exc}"))
-                nursery.cancel_scope.cancel()
             text = part(state.ruleset.name, "text")
             print("\n".join(text.score_lines(state.outcome(), state.view.labels, state.name_of)))
     except ClientError as exc:
@@ -103,8 +104,10 @@ def print_refusal(rejected) -> None:
           f"starting once every seat is filled", flush=True)
 
 
-async def print_moves(client) -> None:
-    """Print every ``played`` (and ``undone``) event of ``client`` as a line, as it arrives.
+async def print_moves(client, *, task_status=None) -> None:
+    """Print every ``played`` (and, in a game with take-backs, ``undone``) event of
+    ``client`` as a line, as it arrives, until the game is over; for ``nursery.start``
+    (started once it follows the events).
 
     If the output's reader goes away (``waddle demo | head``), standard output is sent
     to the null device from then on and the game plays on.
@@ -116,12 +119,19 @@ async def print_moves(client) -> None:
     from protocol import Played, Undone
 
     text = part(client.state.ruleset.name, "text")
-    lines = {Played: text.move_line, Undone: text.undo_line}
-    async for message in client.events():
+    lines = {Played: text.move_line, Undone: getattr(text, "undo_line", None)}
+    events = client.events()
+    if task_status is not None:
+        task_status.started()
+    if client.state.finished:
+        return
+    async for message in events:
         line = lines.get(type(message))
         if line is not None:
             try:
-                print(line(message, client.state.name_of), flush=True)
+                print(line(message, client.state.view.labels, client.state.name_of), flush=True)
             except BrokenPipeError:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return
+        if client.state.finished:
+            return

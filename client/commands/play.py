@@ -2,9 +2,11 @@
 
 Runs a host on 127.0.0.1 (any free port) in this process with a bot in every other
 seat, and the terminal UI as the one human client; the record is saved as the game goes.
-The game's options are those of ``waddle serve`` and ``waddle host``, with the same
-defaults (:func:`client.commands.serve.add_table_arguments`): map, mirror match,
-real-time score, seed, turn timer, seat order and the bots' pace.
+The game (``--game``, the hex game by default) and its options are those of ``waddle
+serve`` and ``waddle host``, with the same defaults
+(:func:`client.commands.serve.add_table_arguments`): the game's own (the hex game: map,
+mirror match, real-time score; Waddle Downtown: single deck, deck file), seed, turn
+timer, seat order and the bots' pace.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from client.ui import options
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=3, metavar="N",
-                        help="bot opponents, 1 to 4 (default 3)")
+                        help="bot opponents, 1 to 4 (Waddle Downtown: 1 to 3; default 3)")
     parser.add_argument("--strategy", default="greedy", metavar="KIND",
                         help="the bots' strategy: random, greedy or search (default greedy)")
     serve.add_table_arguments(parser)
@@ -31,8 +33,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 1 <= args.bots <= 4:
-        raise ValueError(f"--bots must be 1 to 4, not {args.bots}")
+    from waddle.ruleset import get_ruleset
+
+    ruleset = get_ruleset(args.game)
+    low, high = ruleset.players
+    if not low - 1 <= args.bots <= high - 1:
+        raise ValueError(f"--bots must be {low - 1} to {high - 1} for {ruleset.title} "
+                         f"({low} to {high} players), not {args.bots}")
     if args.pace < 0:
         raise ValueError("--pace must not be negative")
     from client.ui.session import RemoteSession

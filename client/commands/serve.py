@@ -29,10 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
-                        help="seats at the table, 2 to 5 (default 4)")
+                        help="seats at the table, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bot kinds that fill empty seats when the owner starts, in seat "
-                             "order; the last repeats (the hex game: random, greedy, search)")
+                             "order; the last repeats (random, greedy, search)")
     add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",
@@ -68,7 +68,8 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--game`` and every game's own options (:mod:`client.games`)."""
+    """``--game`` and every game's own options (:mod:`client.games`), each game's in a
+    group of its own; :func:`game_options` refuses another game's."""
     from client.games import part
     from waddle.ruleset import BUILT_IN, DEFAULT_RULESET
 
@@ -78,14 +79,31 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
         part(game, "cli").add_arguments(parser)
 
 
-def settings_from(args: argparse.Namespace, **defaults):
-    """The table's :class:`protocol.Settings` from the command line (the game's options
-    from its :mod:`client.games` ``cli`` module, given ``defaults``).
+def game_options(args: argparse.Namespace):
+    """The options of ``args.game`` from its :mod:`client.games` ``cli`` module.
 
     Raises:
-        ValueError: a bad timer, pace, bot kind or game option (naming it).
+        ValueError: an option of another game was given (naming it and its game).
     """
     from client.games import part
+    from waddle.ruleset import BUILT_IN, get_ruleset
+
+    for game in BUILT_IN:
+        flags = part(game, "cli").given(args) if game != args.game else []
+        if flags:
+            raise ValueError(f"{flags[0]} is an option of {get_ruleset(game).title} (--game {game}), "
+                             f"not of {get_ruleset(args.game).title}")
+    return part(args.game, "cli").options_from(args)
+
+
+def settings_from(args: argparse.Namespace):
+    """The table's :class:`protocol.Settings` from the command line (the game's options:
+    :func:`game_options`).
+
+    Raises:
+        ValueError: a bad timer, pace, bot kind, number of players or game option, or an
+            option of another game (naming it).
+    """
     from protocol.messages import Settings
     from waddle.ruleset import get_ruleset
 
@@ -96,7 +114,7 @@ def settings_from(args: argparse.Namespace, **defaults):
     if getattr(args, "lobby_grace", 0) < 0:
         raise ValueError("--lobby-grace must not be negative")
     ruleset = get_ruleset(args.game)
-    options = part(args.game, "cli").options_from(args, **defaults)
+    options = game_options(args)
     settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
                         seat_order=args.seat_order, options=options)
     ruleset.check_bots(settings.bots)

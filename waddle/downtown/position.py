@@ -69,7 +69,9 @@ class Position:
         for s in range(n):
             if s == seat:
                 continue
-            hidden = state.hands[s].count(UNKNOWN) + (state.pending[s] == UNKNOWN)
+            # a view holds the display cards an opponent took as themselves, the match's
+            # redacted state as UNKNOWN: either way they are among the known cards
+            hidden = len(state.hands[s]) + (state.pending[s] == UNKNOWN)
             cards = list(state.known[s]) + [pool(s).pop() for _ in range(hidden - len(state.known[s]))]
             rng.shuffle(cards)
             if state.pending[s] == UNKNOWN:

@@ -1,5 +1,5 @@
-"""Waddle Downtown's command-line options (``serve``, ``host``, ``play``): the single-deck
-variant and a deck file. Imports only :mod:`argparse` at the top."""
+"""Waddle Downtown's command-line options (``serve``, ``host``, ``play``, ``demo``): the
+single-deck variant and a deck file. Imports only :mod:`argparse` at the top."""
 
 from __future__ import annotations
 
@@ -7,11 +7,19 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--single-deck`` and ``--deck FILE`` (Waddle Downtown only)."""
-    parser.add_argument("--single-deck", action="store_true",
-                        help="Waddle Downtown: the single-deck variant (one shared deck and a display)")
-    parser.add_argument("--deck", metavar="FILE",
-                        help="Waddle Downtown: play with this deck file (TOML, docs/downtown.md)")
+    """Add ``--single-deck`` and ``--deck FILE``, in a group of their own. Each is
+    ``None`` unless given (:func:`given`)."""
+    group = parser.add_argument_group("Waddle Downtown, the card game (--game downtown)")
+    group.add_argument("--single-deck", action="store_true", default=None,
+                       help="the single-deck variant (one shared deck and a display of 3 cards)")
+    group.add_argument("--deck", metavar="FILE",
+                       help="play with this deck file (TOML, docs/downtown.md) instead of the bundled deck")
+
+
+def given(args: argparse.Namespace) -> list[str]:
+    """Waddle Downtown's options given on the command line, as their flags."""
+    flags = {"single_deck": "--single-deck", "deck": "--deck"}
+    return [flag for dest, flag in flags.items() if getattr(args, dest, None) is not None]
 
 
 def options_from(args: argparse.Namespace):
@@ -19,4 +27,4 @@ def options_from(args: argparse.Namespace):
     from waddle.downtown.options import BundledDeck, DowntownOptions, FileDeck
 
     deck = FileDeck(path=args.deck) if args.deck else BundledDeck()
-    return DowntownOptions(single_deck=args.single_deck, deck=deck)
+    return DowntownOptions(single_deck=bool(args.single_deck), deck=deck)

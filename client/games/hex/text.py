@@ -20,8 +20,9 @@ NameOf = Callable[[str], str]
 _NOTES = {RoundEnded: "round ends", HalfEnded: "half ends", GameEnded: "game over"}
 
 
-def move_line(played: Played, name_of: NameOf) -> str:
-    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event.
+def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
+    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event
+    (``labels``: the seats' labels by number).
 
     Moves are numbered from 1: the action's place in the game (its event version - 1,
     since event 1 is the start).
@@ -30,16 +31,17 @@ def move_line(played: Played, name_of: NameOf) -> str:
     action = ("double " if first.double else "place ") + f"{first.hex[0]},{first.hex[1]}" \
         if isinstance(first, Placed) else "scout"
     note = ", ".join(_NOTES[type(e)] for e in played.events[1:] if type(e) in _NOTES)
-    who = clean(name_of(first.player))[:24] + (f" [{played.bot}]" if played.bot else "")
-    return f"{played.version - 1:>4}  {first.player:<6} {who:<24} {action:<14} {note}".rstrip()
+    label = labels[played.seat]
+    who = clean(name_of(label))[:24] + (f" [{played.bot}]" if played.bot else "")
+    return f"{played.version - 1:>4}  {label:<6} {who:<24} {action:<14} {note}".rstrip()
 
 
-def undo_line(undone: Undone, name_of: NameOf) -> str:
+def undo_line(undone: Undone, labels: Sequence[str], name_of: NameOf) -> str:
     """``"  13  red    Ada         took back place 1,-1"`` for one ``undone`` event (numbered
     as the event it is)."""
-    first = undone.events[0]
-    who = clean(name_of(first.player))[:24]
-    return f"{undone.version - 1:>4}  {first.player:<6} {who:<24} took back {first.action}"
+    label = labels[undone.seat]
+    who = clean(name_of(label))[:24]
+    return f"{undone.version - 1:>4}  {label:<6} {who:<24} took back {undone.events[0].action}"
 
 
 def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> list[str]:
