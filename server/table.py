@@ -110,6 +110,8 @@ class Table:
                  pause: float = 20.0) -> None:
         self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         self.settings = self._complete(settings or Settings())
+        #: The game's options the host itself chose (a file they name, the owner may keep).
+        self.host_options = self.settings.options
         self.code = code or None
         self.grace = grace
         self.lobby_grace = lobby_grace
@@ -211,7 +213,7 @@ class Table:
         Raises:
             ValueError: after the start, fewer seats than players already seated, an
                 unknown bot kind, options the game refuses (``from_peer``: sent by a
-                client, which may not name files on the host).
+                client, which may not name files on the host but may keep the host's).
         """
         if self.phase != "lobby":
             raise ValueError("the game has started")
@@ -220,8 +222,10 @@ class Table:
             raise ValueError(f"{len(self.seats)} players are already seated")
         self.ruleset.check_bots(settings.bots)
         self.ruleset.check_options(settings.options, settings.players, prepared=self.fixed,
-                                   from_peer=from_peer)
+                                   from_peer=from_peer, host=self.host_options)
         self.settings = settings
+        if not from_peer:
+            self.host_options = settings.options
         for seat in self.seats:
             seat.ready = False
         self.broadcast_lobby()

@@ -179,7 +179,7 @@ def test_the_help_fits_the_window_and_lists_every_key_then_the_rules(columns, ro
     shown = [line for page in pages[:count] for line in page]
     assert all(len(page) <= rows for page in pages)
     assert all(len(line) <= columns for line in shown)
-    for keys, _, _ in [*view.help(), *panels.HELP]:
+    for keys, _, _ in [*view.help(), ("u", "", ""), ("v", "", ""), *panels.HELP]:
         assert any(line.startswith(f"  {keys}") for line in shown)
     words = " ".join(shown)
     for rule in ("Last player", "Round end", "Scoring", "2 players", "Mirror match", "scout"):

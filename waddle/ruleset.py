@@ -255,11 +255,12 @@ class Ruleset(ABC):
 
     @abstractmethod
     def check_options(self, options: Any, players: int, *, prepared: Prepared | None = None,
-                      from_peer: bool = False) -> None:
+                      from_peer: bool = False, host: Any = None) -> None:
         """Raise ``ValueError`` (the message says why) if ``options`` cannot be played
         by ``players`` players: ``prepared``, when given, is what the host made ready
         itself (then used instead of what ``options`` choose); ``from_peer``: the options
-        came from a client (the owner's ``configure``), which may not name files on the host."""
+        came from a client (the owner's ``configure``), which may not name files on the
+        host, but may keep a file ``host`` (the options the host itself chose) names."""
 
     @abstractmethod
     def prepare(self, options: Any, players: int, seed: int | None) -> Prepared:

@@ -284,7 +284,7 @@ class Controller:
             self.ui.scores = not self.ui.scores
             self.redraw()
         else:
-            self.notify("the score view opens once the game is over (or with real-time score)")
+            self.notify(self.view.scores_closed() if self.view is not None else "no game yet")
 
     def help_page(self, step: int) -> None:
         """Help: show the next (``step`` 1) or previous page."""

@@ -23,10 +23,9 @@ from client.ui.text import (
 )
 from client.ui.uistate import UIState
 
-#: The shell's keys in the help, after the game's: (keys, what they do, in short).
+#: The shell's keys in the help, after the game's and its take-back (``u``) and score
+#: view (``v``), if it has them: (keys, what they do, in short).
 HELP = (
-    ("u", "take back your last move (while nobody has acted since)", "take back"),
-    ("v", "score view: every pool and waddle (live with real-time score)", "score view"),
     ("r", "game over: ask for a rematch (again: withdraw)", "rematch"),
     ("c or /", "write a chat line; Enter sends, Esc cancels", "chat; Esc cancels"),
     ("?", "this help (Tab: the rules); any other key closes it", "this help"),
@@ -141,7 +140,7 @@ def help_pages(view: GameView | None, width: int = 80, height: int = 24) -> list
     shell's, long descriptions where they fit, with the game's legend of the board's marks
     where the rows allow), then the game's rules (:meth:`GameView.rules`) wrapped and cut
     into pages. Each page is a list of lines: a key row is ``(keys, what)``."""
-    rows = [*(view.help() if view else ()), *HELP]
+    rows = [*(view.help() if view else ()), *_optional_keys(view), *HELP]
     keys: list[str | tuple[str, str]] = [
         (f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in rows]
     legend = textwrap.wrap(view.legend(), max(width - 1, 20)) if view else []
@@ -154,6 +153,15 @@ def help_pages(view: GameView | None, width: int = 80, height: int = 24) -> list
     if len(rules) > 1:
         pages += [rules[i:i + room] for i in range(0, len(rules), room)]
     return pages
+
+
+def _optional_keys(view: GameView | None) -> list[tuple[str, str, str]]:
+    """The help's rows for ``u`` and ``v``, where the game has take-backs and a score view."""
+    rows = []
+    for key, what in (("u", view.undo_help() if view else None), ("v", view.score_help() if view else None)):
+        if what is not None:
+            rows.append((key, *what))
+    return rows
 
 
 def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: int = 0, *,

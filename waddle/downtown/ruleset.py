@@ -50,10 +50,11 @@ class DowntownRuleset(Ruleset):
     record_format = FORMAT
 
     def check_options(self, options: DowntownOptions, players: int, *,
-                      prepared: Prepared | None = None, from_peer: bool = False) -> None:
+                      prepared: Prepared | None = None, from_peer: bool = False,
+                      host: DowntownOptions | None = None) -> None:
         """Raise ``ValueError`` if ``players`` is not 2 to 4 or a peer chose a deck file
-        (any deck suits any number of players)."""
-        if from_peer and isinstance(options.deck, FileDeck):
+        other than the host's own (``host.deck``; any deck suits any number of players)."""
+        if from_peer and isinstance(options.deck, FileDeck) and (host is None or options.deck != host.deck):
             raise ValueError("a deck file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle Downtown is for 2 to 4 players, not {players}")

@@ -75,10 +75,11 @@ class HexRuleset(Ruleset):
     record_format = FORMAT
 
     def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
-                      from_peer: bool = False) -> None:
+                      from_peer: bool = False, host: HexOptions | None = None) -> None:
         """Raise ``ValueError`` if ``players`` cannot play on the map (``prepared``'s, when
-        the host made it, else the one ``options`` choose) or a peer chose a map file."""
-        if from_peer and isinstance(options.map, FileMap):
+        the host made it, else the one ``options`` choose) or a peer chose a map file
+        other than the host's own (``host.map``)."""
+        if from_peer and isinstance(options.map, FileMap) and (host is None or options.map != host.map):
             raise ValueError("a map file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle is for 2 to 5 players, not {players}")

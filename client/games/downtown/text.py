@@ -37,48 +37,52 @@ NameOf = Callable[[str], str]
 
 #: Each scoring rule's condition on a place, in a few words (DOWNTOWN.md "The deck").
 RULE_WORDS = {
-    "equal": "as many red as yellow", "more_red": "more red than yellow",
-    "more_yellow": "more yellow than red", "even": "2 or 4 penguins", "full": "5 penguins",
-    "odd": "1, 3 or 5 penguins", "all_red": "red only", "all_yellow": "yellow only",
-    "single": "1 penguin", "mixed": "both colours", "empty": "no penguin",
-    "consecutive": "longest run of counts", "copy": "as the card copied",
+    "equal": "red = yellow", "more_red": "more red", "more_yellow": "more yellow",
+    "even": "2 or 4 penguins", "full": "5 penguins", "odd": "1, 3 or 5 penguins",
+    "all_red": "red only", "all_yellow": "yellow only", "single": "1 penguin",
+    "mixed": "both colours", "empty": "empty", "consecutive": "run of counts",
+    "copy": "copy a top card",
 }
-#: Each action in a few words.
-ACTION_WORDS = {"standard": "then A or B", "recolour": "special: recolour",
-                "recall": "special: recall", "copy": "special: copy a top card"}
+#: Each scoring rule's condition on a place, in a sentence's words.
+RULE_TEXT = {
+    "equal": "as many red as yellow penguins (1 or more)", "more_red": "more red than yellow "
+    "penguins (and a yellow)", "more_yellow": "more yellow than red penguins (and a red)",
+    "even": "2 or 4 penguins", "full": "5 penguins", "odd": "1, 3 or 5 penguins",
+    "all_red": "red penguins only", "all_yellow": "yellow penguins only", "single": "exactly 1 penguin",
+    "mixed": "penguins of both colours", "empty": "no penguin",
+}
 #: Each action in a sentence.
 ACTION_TEXT = {
-    "standard": "then standard action A (add penguins from your supply to one "
-                "neighbourhood) or B (empty a place and spread its penguins over one neighbourhood)",
-    "recolour": "special action: on one place, swap 1 or 2 penguins of one colour for as many "
-                "of the other from your supply",
-    "recall": "special action: take 1 or 2 penguins off the places of one neighbourhood back "
-              "into your supply",
+    "standard": "then action A (add) or B (move)",
+    "recolour": "special action: on one place, swap 1 or 2 penguins of one colour for the "
+                "other colour from your supply",
+    "recall": "special action: take 1 or 2 penguins off one neighbourhood into your supply",
     "copy": "special action: choose an opponent's face-up top card (not a Copy), do its action "
             "and score by its rule; with none to copy, a standard action for 0 points",
 }
 
 
 def card_rule(card: Card) -> str:
-    """``card``'s rule in a few words: ``"2 or 4 penguins, 1 each"``, ``"5 penguins, 2 each, all"``."""
+    """``card``'s rule in a few words: ``"2 or 4 penguins"``, ``"5 penguins x2, all"`` (2
+    points each, every place counts), ``"both colours, recolour"`` (a special action)."""
     words = RULE_WORDS.get(card.rule, card.rule)
     if card.rule == "copy":
         return words
-    points = f"{card.points} a count" if card.rule == "consecutive" else f"{card.points} each"
-    return f"{words}, {points}" + (", all" if card.scope == "all" else "")
+    words += f" x{card.points}" if card.points != 1 else ""
+    words += ", all" if card.scope == "all" else ""
+    return words + (f", {card.action}" if card.action not in ("standard", "copy") else "")
 
 
 def card_text(card: Card) -> str:
     """``card`` in a sentence: what it scores, where, and its action."""
     if card.rule == "copy":
         return f"{card.name}: {ACTION_TEXT['copy']}."
-    where = "every place" if card.scope == "all" else "the active neighbourhood"
-    plural = "s" if card.points != 1 else ""
+    where = "on the whole board" if card.scope == "all" else "of the active neighbourhood"
+    points = f"{card.points} point{'s' if card.points != 1 else ''}"
     if card.rule == "consecutive":
-        scores = (f"{card.points} point{plural} per count in the longest run of consecutive "
-                  f"counts (1 to 5 penguins) among the places of {where}")
+        scores = f"{points} per count in the longest run of consecutive counts (1 to 5) {where}"
     else:
-        scores = f"{card.points} point{plural} per place of {where} with {RULE_WORDS[card.rule]}"
+        scores = f"{points} for each place {where} with {RULE_TEXT[card.rule]}"
     return f"{card.name}: {scores}; {ACTION_TEXT.get(card.action, card.action)}."
 
 

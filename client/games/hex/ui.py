@@ -224,6 +224,15 @@ class GameView(Base):
     def scores_available(self) -> bool:
         return self.state.finished or self.state.settings.options.realtime_score
 
+    def score_help(self) -> tuple[str, str]:
+        return "score view: every pool and waddle (live with real-time score)", "score view"
+
+    def scores_closed(self) -> str:
+        return "the score view opens once the game is over (or with real-time score)"
+
+    def undo_help(self) -> tuple[str, str]:
+        return "take back your last move (while nobody has acted since)", "take back"
+
     def lobby_fields(self) -> list[Field]:
         return list(LOBBY_FIELDS)
 
