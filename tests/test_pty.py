@@ -4,6 +4,10 @@ their screens read by a terminal emulator (pyte), keys only.
 Two people on one host (``waddle host`` and ``waddle join``) play a whole game: the owner's
 start asks while the guest is not ready, the guest takes back a move, quits and rejoins
 (``waddle join`` again takes the seat back), and both ask for a rematch, which starts.
+A person plays a whole game of Waddle Downtown against two bots (``waddle play --game
+downtown``): the lobby's options, the setup discard while a bot's is already chosen,
+a special action, a B and an A, Esc backing out of a card, the points shown before each
+play is confirmed agreeing with what it scored, and the end screen.
 Waiting is for the screens (or the host's save file, to know an action landed), bounded
 by a timeout; no sleeps.
 """
@@ -216,3 +220,193 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
     finally:
         for terminal in t.people:
             terminal.close()
+
+
+# -- Waddle Downtown: a person and two bots, keys only ------------------------------------------
+
+
+def downtown_position(record: Path):
+    """The host's game so far, replayed from its save file (the test is the referee: it
+    reads the shuffle, which no player's screen shows)."""
+    from waddle.ruleset import get_ruleset
+
+    return get_ruleset("downtown").load(json.loads(record.read_text())).state
+
+
+def board_text(terminal: Terminal) -> str:
+    """The board area of the screen (left of the panel's bar, the column that is a bar on
+    every line), below the banner."""
+    body = terminal.screen.display[1:-1]
+    bar = next((c for c in range(len(body[0])) if all(line[c] == "│" for line in body)), len(body[0]))
+    return "\n".join(line[:bar] for line in body)
+
+
+class Person:
+    """Ann at a Downtown table: what she saw and did."""
+
+    def __init__(self, terminal: Terminal, record: Path, seat: int) -> None:
+        self.t, self.record, self.seat = terminal, record, seat
+        self.done: set[str] = set()
+        self.scores_shown: list[int] = []
+        self.went_back = False
+
+    def press(self, keys: str, until, what: str) -> None:
+        self.t.keys(keys)
+        wait([self.t], until, what)
+
+    def shows(self, words: str):
+        return lambda: words in self.t.text()
+
+    def discard(self) -> None:
+        state = downtown_position(self.record)
+        card = state.name(state.hands[self.seat][1])
+        self.press("2", self.shows(f"Discard {card} face up on your pile?"), "the discard's question")
+        before = actions(self.record)
+        self.press("\r", lambda: actions(self.record) > before, "the discard played")
+        self.done.add("discard")
+
+    def play(self) -> None:
+        """One turn: a special action, B and A first, each once, then what is possible."""
+        state = downtown_position(self.record)
+        seat = self.seat
+        plans = []
+        for index, card in enumerate(state.hands[seat]):
+            if card not in state.playable(seat):
+                continue
+            targets = state.copy_targets(seat) if card == state.deck.copy else []
+            kind = state.kind(state.effective(card, targets[0] if targets else None))
+            if kind != "standard":
+                special = state.can_act(seat, kind)
+                plans.append(("special" if special else "none", kind if special else None, index, bool(targets)))
+            else:
+                if state.can_add(seat):
+                    plans.append(("A", "add", index, bool(targets)))
+                if any(state.move_hoods(p) for p in range(len(state.red))):
+                    plans.append(("B", "move", index, bool(targets)))
+                if not plans or plans[-1][2] != index:
+                    plans.append(("none", None, index, bool(targets)))
+        order = ["special", "B", "A", "none"]
+        goal, kind, index, copies = min(plans, key=lambda p: (p[0] in self.done, order.index(p[0])))
+        if not self.went_back:  # Esc backs out of the card just picked
+            self.press(str(index + 1), lambda: "Your turn: play a card" not in self.t.text(), "the card picked")
+            self.press("\x1b", self.shows("Your turn: play a card"), "Esc back to the hand")
+            self.went_back = True
+        self.press(str(index + 1), lambda: "Your turn: play a card" not in self.t.text(), "the card picked")
+        if copies:
+            assert "Copy: which opponent's top card do you copy?" in self.t.text()
+            self.press("\r", lambda: "Copy: which" not in self.t.text(), "the card copied")
+        if "action A or B?" in self.t.text():
+            self.press("a" if kind == "add" else "b", lambda: "action A or B?" not in self.t.text(), "A or B")
+        if kind == "move":
+            self.press("\r", self.shows("to place:"), "the place emptied")
+        if kind in ("add", "move", "recall"):
+            self.put(state, kind)
+        elif kind == "recolour":
+            self.recolour(state)
+        assert "Enter plays it, Esc goes back" in self.t.text()
+        shown = self.t.text().split("scores ")[1].split(" point")[0] if "scores " in self.t.text() else None
+        before = actions(self.record)
+        self.press("\r", lambda: actions(self.record) > before, "the play")
+        history = downtown_position(self.record).history
+        scored = [e for e in history if type(e).__name__ == "Scored" and e.seat == seat][-1]
+        assert shown is None or int(shown) == scored.points
+        self.scores_shown.append(scored.points)
+        self.done.add(goal)
+
+    def cursor(self) -> str:
+        """The penguins in the cursor's box (drawn with double lines)."""
+        line = next((line for line in board_text(self.t).split("\n") if "║" in line), None)
+        assert line is not None, f"no cursor on the screen:\n{self.t.text()}"
+        return line[line.index("║") + 1:line.rindex("║")]
+
+    def status(self) -> str:
+        """The line under the places that says what is left to put."""
+        return next((line for line in board_text(self.t).split("\n")
+                     if line.startswith(("to place:", "supply left:", "taken off:", "every penguin"))), "")
+
+    def key_or_next_place(self, key: str) -> bool:
+        """Press ``key``; if the screen says it was refused (nothing put), Tab to the next
+        place. Returns whether it was taken."""
+        before, banner = self.status(), self.t.screen.display[0]
+        self.t.keys(key)
+        wait([self.t], lambda: self.status() != before or self.t.screen.display[0] != banner, "an answer")
+        if self.status() != before:
+            return True
+        board = board_text(self.t)
+        self.press("\t", lambda: board_text(self.t) != board, "the cursor on the next place")
+        return False
+
+    def put(self, state, kind: str) -> None:
+        """Put (Recall: take off) penguins with r and y, to the next place with Tab where
+        one is refused, until the play can be confirmed."""
+        for _ in range(60):
+            status = self.status()
+            if "Enter when done" in status:
+                self.press("\r", self.shows("Enter plays it"), "the play to confirm")
+                return
+            if kind == "move":
+                key = "r" if "r" in status.split("to place: ")[1].split(";")[0] else "y"
+            elif kind == "add":
+                key = "r" if state.supply_red[self.seat] else "y"
+            else:
+                key = "r" if "R" in self.cursor() else "y"
+            self.key_or_next_place(key)
+        raise AssertionError("the penguins were never all put:\n" + self.t.text())
+
+    def recolour(self, state) -> None:
+        """Turn a penguin of the first place that has one the other colour."""
+        for _ in range(2 * len(state.red)):
+            if "Enter when done" in board_text(self.t):
+                self.press("\r", self.shows("Enter plays it"), "the recolour to confirm")
+                return
+            red = "R" in self.cursor() and state.supply_yellow[self.seat]
+            board, banner = board_text(self.t), self.t.screen.display[0]
+            self.t.keys("y" if red else "r")
+            wait([self.t], lambda board=board, banner=banner: board_text(self.t) != board
+                 or self.t.screen.display[0] != banner, "an answer")
+            if "Enter when done" not in board_text(self.t):
+                self.press("\t", lambda board=board: board_text(self.t) != board, "the next place")
+        raise AssertionError("no place could be recoloured:\n" + self.t.text())
+
+
+def test_a_person_plays_a_whole_downtown_game_against_two_bots_with_keys_only(tmp_path):
+    record = tmp_path / "downtown.json"
+    ann = Terminal(["play", "--game", "downtown", "--bots", "2", "--seed", "3", "--pace", "0",
+                    "--name", "Ann", "--record", str(record)])
+    try:
+        wait([ann], lambda: "Waddle Downtown: the lobby" in ann.text(), "the lobby")
+        for setting in ("Players               3", "Single deck           off", "Deck                  bundled (13 cards)"):
+            assert setting in ann.text()
+        ann.keys("\x1b[B" * 5 + "\r")
+        wait([ann], lambda: "YOUR TURN" in ann.text() and "Setup: discard a card" in ann.text(), "the setup discard")
+        assert ann.screen.title == "Waddle Downtown: your turn"
+        wait([ann], lambda: "discard chosen" in ann.text() and "choosing..." in ann.text(),
+             "the bot's discard chosen, Ann's not yet")
+        seat = json.loads(record.read_text())["players"].index("blue")
+        person = Person(ann, record, seat)
+        person.discard()
+        def mine() -> bool:  # the save file has caught up with the screen too
+            try:
+                return seat in downtown_position(record).to_act()
+            except ValueError:  # being written
+                return False
+
+        while True:
+            wait([ann], lambda: "GAME OVER" in ann.text() or "YOUR TURN" in ann.text()
+                 and "Your turn: play a card" in ann.text() and mine(), "a turn")
+            if "GAME OVER" in ann.text():
+                break
+            assert "too small" not in ann.text()
+            person.play()
+        assert {"discard", "A", "B", "special"} <= person.done
+        wait([ann], lambda: "Points per turn" in ann.text() and "Record: " in ann.text(), "the end screen")
+        final = downtown_position(record)  # saved: the record line shows once it is
+        winner = final.labels[final.winners[0]]
+        screen = ann.text()
+        row = next(line for line in board_text(ann).split("\n") if line.startswith(winner[0].upper() + " "))
+        assert "★" in row and row.split()[-2] == str(final.scores[final.winners[0]])
+        assert f"won by {winner[0].upper()}" in screen.split("\n")[0]
+        ann.keys("qy")
+        wait([ann], lambda: ann.proc.poll() is not None, "Ann quit")
+    finally:
+        ann.close()

@@ -27,7 +27,7 @@ from client.games.downtown.compose import BOARD_STEPS, KINDS, LIST_STEPS, Draft
 from client.games.downtown.text import act_text, card_played, card_rule, card_text, penguins_text
 from client.ui.gameview import Drawn, Field
 from client.ui.gameview import GameView as Base
-from client.ui.text import Fragments, cut_line, fit
+from client.ui.text import Fragments, cut_line, ellipsis, fit, take
 from protocol.text import clean
 from waddle.downtown.best import options as best_options
 from waddle.downtown.events import Scored
@@ -362,7 +362,7 @@ class GameView(Base):
             return f"{game_place(self.game, place)}: {count} {off} to {other}; Enter when done"
         if draft.kind == "move":
             left = penguins_text(red, yellow)
-            return f"to place: {left}" if left else "every penguin is placed; Enter when done"
+            return f"to place: {left}" if left else "to place: none; Enter when done"
         if draft.kind == "recall":
             return f"taken off: {len(draft.put)} of at most 2" + ("; Enter when done" if draft.put else "")
         supply = penguins_text(red, yellow) or "none"
@@ -640,7 +640,7 @@ def wrapped(text: str, width: int, rows: int, ascii: bool) -> list[Fragments]:
     if len(lines) > rows:
         lines = lines[:rows]
         if lines:
-            lines[-1] = fit(lines[-1] + " " * width, width - 1, ascii=ascii).rstrip() + ("~" if ascii else "…")
+            lines[-1] = take(lines[-1], width - 1)[0].rstrip() + ellipsis(ascii)
     return [[("class:dim", line)] for line in lines]
 
 
