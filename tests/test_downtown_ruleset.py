@@ -366,3 +366,23 @@ def test_the_search_bot_returns_a_legal_action_within_one_iteration():
     play_out(match, stop=1)
     bot = RULESET.make_bot("search", 3, seconds=0.0)
     assert match.state.is_legal(0, bot.choose(match.position(0)))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_views_position_deals_the_unseen_cards_after_an_opponent_took_a_display_card(players):
+    # a view holds a display card an opponent took as itself (the match's position as
+    # UNKNOWN): a bot of the client's seat must deal the rest around it
+    match = new_match(players, seed=0, single=True)
+    views = [RULESET.follow(match.view(s), label(match, s)) for s in range(players)]
+    bots = [RULESET.make_bot("greedy", s) for s in range(players)]
+    rng, took = random.Random(0), False
+    while not match.is_over:
+        seat = min(match.to_act())
+        for view in views:
+            world = view.position().sample(rng)
+            assert all(UNKNOWN not in hand for hand in world.hands)
+        events = match.apply(seat, bots[seat].choose(match.position(seat)))
+        took = took or any(isinstance(e, Drew) and e.source == "display" for e in events)
+        for s, view in enumerate(views):
+            view.apply(match.redact(events, s))
+    assert took
