@@ -1,4 +1,5 @@
-"""Terminal UI speed: one frame of a 5-player game, and the start-up time of ``waddle --help``.
+"""Terminal UI speed: one frame of a 5-player game (the hex game; Waddle Downtown: 4
+players), and the start-up time of ``waddle --help``.
 
 Frame: a 5-player game on the standard map, half played, the player's turn with the
 cursor on a legal hex, real-time score on, a full event log and chat. Measured, in
@@ -14,6 +15,13 @@ milliseconds per frame (median of many):
 - ``cached``: the same screen drawn again with nothing changed and the render counter
   kept, so prompt-toolkit serves every control's text from its caches (our functions
   are not called): what an unchanged redraw costs.
+
+Waddle Downtown: a 4-player game in round 3, the player composing action A with two
+penguins put (the board shows the play's score: :meth:`DowntownView.preview`):
+``board`` and ``frame`` as above, the change being Tab (the cursor to the next place); and
+``new state``: what an event costs the view once (the most each card of the hand scores
+now, :func:`waddle.downtown.best.options`, worked out once per state, then the board
+with the hand).
 
 Same-run baseline: ``plain``: prompt-toolkit drawing one full-screen window of the
 same size holding one short line (the framework's own floor).
@@ -144,6 +152,57 @@ def frames(columns: int, rows: int, n: int) -> dict[str, float]:
     return out
 
 
+def downtown_table() -> TableState:
+    """A 4-player Downtown game in round 3, the player (blue) to play, composing action A
+    with two penguins put."""
+    from waddle.downtown.options import DowntownOptions
+    from waddle.ruleset import get_ruleset
+
+    downtown = get_ruleset("downtown")
+    options = DowntownOptions()
+    labels = [look.label for look in downtown.seats]
+    match = downtown.new_match(downtown.prepare(options, 4, 1), options, labels)
+    bots = [downtown.make_bot("greedy", seat) for seat in range(4)]
+    while match.state.round < 3 or match.state.current != 0:
+        seat = min(match.to_act())
+        match.apply(seat, bots[seat].choose(match.position(seat)))
+    seats = [SeatInfo(seat=i, label=c, colour=c, name=f"player {c}", connected=True, ready=True)
+             for i, c in enumerate(labels)]
+    state = TableState()
+    state.apply(Welcome(protocol=2, server="bench", game="downtown", code_required=False, phase="playing"))
+    state.apply(Seated(seat=0, label="blue", name="player blue", token="t"))
+    state.apply(Snapshot(version=1 + len(match), view=match.view(0),
+                         lobby=Lobby(phase="playing", settings=Settings(players=4, options=options),
+                                     seats=seats, owner=0)))
+    return state
+
+
+def downtown_frames(columns: int, rows: int, n: int) -> dict[str, float]:
+    state = downtown_table()
+    ui_app = WaddleApp(Still(state), input=DummyInput(), output=Screen(columns, rows))
+    control = ui_app.controller
+    view = control.view
+
+    def new_state() -> None:  # as after an event: the hand's best scores worked out again
+        view._best = None
+        view.board(columns - 35, rows - 2)
+
+    out = {"new state": median_ms(new_state, max(n // 10, 1))}
+    draft = view.draft
+    draft.choose(next(i for i, card in enumerate(draft.items()) if not draft.blocked(card)))
+    draft.pick()
+    if draft.step == "kind":
+        draft.pick_kind("add")
+    for colour in ("red", "yellow"):
+        draft.put_penguin(colour)
+    out["board"] = median_ms(lambda: view.board(columns - 35, rows - 2), n)
+    app = ui_app.application
+    with set_app(app):
+        app.renderer.reset()
+        out["frame"] = median_ms(app_frame(app, lambda: view.next_place(1)), n)
+    return out
+
+
 def startup(command: list[str], runs: int) -> float:
     times = []
     for _ in range(runs):
@@ -165,6 +224,10 @@ def main() -> None:
     print("frame of a 5-player game, median ms (target: frame <= 5 ms at 200x60)")
     for columns, rows in ((80, 24), (200, 60)):
         figures = frames(columns, rows, args.frames)
+        print(f"  {columns}x{rows}: " + "  ".join(f"{k} {v:.2f}" for k, v in figures.items()))
+    print("Waddle Downtown, 4 players, composing action A, median ms")
+    for columns, rows in ((80, 24), (200, 60)):
+        figures = downtown_frames(columns, rows, args.frames)
         print(f"  {columns}x{rows}: " + "  ".join(f"{k} {v:.2f}" for k, v in figures.items()))
     python = startup([sys.executable, "-c", "pass"], args.runs)
     help = startup([sys.executable, "-m", "client.cli", "--help"], args.runs)
