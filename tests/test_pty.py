@@ -374,9 +374,10 @@ def test_a_person_plays_a_whole_downtown_game_against_two_bots_with_keys_only(tm
     ann = Terminal(["play", "--game", "downtown", "--bots", "2", "--seed", "3", "--pace", "0",
                     "--name", "Ann", "--record", str(record)])
     try:
-        wait([ann], lambda: "Waddle Downtown: the lobby" in ann.text(), "the lobby")
-        for setting in ("Players               3", "Single deck           off", "Deck                  bundled (13 cards)"):
-            assert setting in ann.text()
+        settings = ("Players               3", "Single deck           off",
+                    "Deck                  bundled (13 cards)")
+        wait([ann], lambda: "Waddle Downtown: the lobby" in ann.text()
+             and all(setting in ann.text() for setting in settings), "the lobby with its settings")
         ann.keys("\x1b[B" * 5 + "\r")
         wait([ann], lambda: "YOUR TURN" in ann.text() and "Setup: discard a card" in ann.text(), "the setup discard")
         assert ann.screen.title == "Waddle Downtown: your turn"
