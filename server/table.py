@@ -117,7 +117,7 @@ class Table:
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
-        self.saver = Saver(Path(save), self.save_data, lambda: self.version,
+        self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a)) if save else None
         self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
                           Configure: self._configure, Start: self._start, Ready: self._ready,
@@ -228,10 +228,12 @@ class Table:
             if seat.bot is None and seat.peer is None:
                 seat.away_since = now
         log.info("game started: %s", ", ".join(f"{s.label} {s.name}" for s in self.seats))
-        self._append(entry_for([self.match.view(a) for a in audiences(len(self.seats))],
-                               lambda view: Started(version=1, view=view)))
+        entry = entry_for([self.match.view(a) for a in audiences(len(self.seats))],
+                          lambda view: Started(version=1, view=view))
+        self.log.append(entry)
         if self.saver:
-            self.saver.now()  # blocking: the file exists before any writer task sends the start
+            self.saver.begin()  # blocking: the save file exists before anybody hears of the start
+        self._send(entry)
         self.broadcast_lobby()
 
     @property
@@ -414,7 +416,7 @@ class Table:
             why = self._act_checks[code](self, seat, message)
             if why is not None:
                 return self._reject(peer, "act", code, why, message.id)
-        seat.acted[message.id] = self.apply(self.seats.number(seat), message.action, None)
+        self.apply(self.seats.number(seat), message.action, None, message.id)
         peer.send(Ack(id=message.id, version=self.version))
 
     def _bad_token(self, seat: Seat | None, message: Act) -> str | None:
@@ -451,15 +453,20 @@ class Table:
     _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
                    "not_your_turn": _not_your_turn, "illegal": _illegal, "stale": _stale}
 
-    def apply(self, seat: int, action: Any, bot: str | None) -> int:
+    def apply(self, seat: int, action: Any, bot: str | None, id: str | None = None) -> int:
         """Play a legal ``action`` for seat number ``seat`` (chosen by ``bot``, ``None``:
-        its player); send each audience its events; return the new version.
+        its player, whose action ``id`` it is); write it ahead to the save file's journal,
+        then send each audience its events; return the new version.
 
         Raises:
             waddle.errors.IllegalActionError: the action is not legal now; nothing changed.
         """
         events = self.match.apply(seat, action)
         version = self.version + 1
+        if id is not None:
+            self.seats[seat].acted[id] = version
+        if self.saver:
+            self.saver.append(version, seat, action, bot, id)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
         self.bot_kinds.append(bot)
@@ -469,13 +476,16 @@ class Table:
             winners = [self.seats[n].label for n in self.match.outcome().winners]
             log.info("game over: won by %s", ", ".join(winners))
             self.broadcast_lobby()
-        if self.saver:
-            self.saver.needed()
+            if self.saver:
+                self.saver.checkpoint()  # the save file alone holds the whole game
         self.wake.set()  # the driver may have a bot to run or a deadline to move
         return self.version
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)
+        self._send(entry)
+
+    def _send(self, entry: Entry) -> None:
         for peer in list(self.peers):
             peer.send_frame(frame_of(entry, self.audience(peer)))
 
@@ -496,7 +506,8 @@ class Table:
                                                 self.bot_kinds, self.code, self.id))
 
     async def flush(self) -> None:
-        """Wait until the save file holds the current version (returns at once without a file)."""
+        """Wait until the save file alone holds the current version, its journal folded
+        in (returns at once without a file)."""
         if self.saver is not None and self.match is not None:
             await self.saver.flush()
 
@@ -519,5 +530,4 @@ class Table:
         table.log = EventLog(base=1 + len(resumed.match))
         table.bot_kinds = list(resumed.saved.bots)
         table.phase = "finished" if resumed.match.is_over else "playing"
-        table.saver.saved_version = table.version
         return table
