@@ -9,6 +9,8 @@ catches every error of its own connection: nothing a client sends reaches the ot
 from __future__ import annotations
 
 import logging
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +32,12 @@ SERVER_NAME = "waddle 0.1.0"
 class Limits:
     """Timeouts (seconds), queue size (messages), rate limit (messages per second: ``rate``,
     bursts of ``burst``; ``rate_close`` messages over it, forgiven at ``rate``, close the
-    connection), the most connections a host serves at once, and how often (seconds) a
-    connection's notable rejections may reach the log at INFO (``log_interval``)."""
+    connection), how often (seconds) a connection's notable rejections may reach the log
+    at INFO (``log_interval``), and how many connections a host serves: in all
+    (``max_connections``) and from one address (``max_per_address``). A connection over
+    either limit waits at most ``admit_timeout`` seconds for a first request that takes a
+    seat (``max_waiting`` such at once, ``waiting_per_address`` from one address;
+    :class:`server.host.Host`)."""
 
     handshake_timeout: float = 10.0
     idle_timeout: float = 30.0
@@ -43,6 +49,10 @@ class Limits:
     rate_close: int = 200
     max_connections: int = 256
     log_interval: float = 60.0
+    max_per_address: int = 16
+    admit_timeout: float = 3.0
+    max_waiting: int = 64
+    waiting_per_address: int = 4
 
 
 #: Rejection codes a host operator should see (a wrong token or join code, a malformed
@@ -52,9 +62,15 @@ NOTABLE_REJECTIONS = frozenset({"bad_token", "bad_code", "bad_message"})
 
 
 class Connection:
-    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`)."""
+    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`).
 
-    def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str) -> None:
+    ``admit``: for a connection over the host's limits, asked about its first request
+    after ``hello`` (within ``limits.admit_timeout`` seconds): ``None`` lets it in, a
+    reason closes it (``full``).
+    """
+
+    def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str, *,
+                 admit: Callable[[Connection, Any], str | None] | None = None) -> None:
         self.framed = FramedStream.for_server(stream, table.ruleset)
         self.table = table
         self.limits = limits
@@ -70,6 +86,13 @@ class Connection:
         self._over = 0.0
         self._log_quiet_until = float("-inf")
         self._log_held = 0
+        self._admit = admit
+        self._admit_by = trio.current_time() + limits.admit_timeout if admit else math.inf
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the connection is over the host's limits, waiting to be let in."""
+        return self._admit is not None
 
     # -- the table's side (never blocks) --------------------------------------------------------
 
@@ -173,8 +196,12 @@ class Connection:
 
     async def _handshake(self) -> bool:
         try:
-            message = await self._receive(self.limits.handshake_timeout)
+            message = await self._receive(max(0.0, min(self.limits.handshake_timeout,
+                                                       self._admit_by - trio.current_time())))
         except _Timeout:
+            if self.waiting:
+                self.close("full", "the host serves as many connections as it can")
+                return False
             self.close("handshake", f"no hello within {self.limits.handshake_timeout:g} seconds")
             return False
         except _End:
@@ -200,9 +227,11 @@ class Connection:
         heard, nonce = trio.current_time(), 0
         while not self._closing:
             try:
-                message = await self._receive(min(self.limits.ping_interval,
-                                                  heard + self.limits.idle_timeout - trio.current_time()))
+                until = min(self._admit_by, heard + self.limits.idle_timeout) - trio.current_time()
+                message = await self._receive(max(0.0, min(self.limits.ping_interval, until)))
             except _Timeout:
+                if self.waiting and trio.current_time() >= self._admit_by:
+                    return self.close("full", "the host serves as many connections as it can")
                 if trio.current_time() >= heard + self.limits.idle_timeout:
                     return self.close("idle", f"nothing received for {self.limits.idle_timeout:g} seconds")
                 nonce += 1
@@ -222,6 +251,12 @@ class Connection:
                 return self.table.leave(self)
             elif isinstance(message, Hello):
                 self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
+            elif self.waiting and message is not None:
+                why = self._admit(self, message)
+                if why is not None:
+                    return self.close("full", why)
+                self._admit, self._admit_by = None, math.inf
+                self.table.handle(self, message)
             elif message is not None:
                 self.table.handle(self, message)
                 await trio.lowlevel.checkpoint()  # let the writers send before the next read

@@ -257,6 +257,14 @@ class Table:
         """Act on a decoded client message from ``peer`` (not hello, ping, pong or leave)."""
         self._handlers[type(message)](peer, message)
 
+    def can_seat(self, message: Any) -> bool:
+        """Whether ``message`` would take a seat now: a ``reclaim`` with a seat's token, or
+        a ``join`` with the right code in the lobby while a seat is free."""
+        if isinstance(message, Reclaim):
+            return self.seats.by_token(message.token) is not None
+        return isinstance(message, Join) and self.phase == "lobby" and self._code_ok(message.code) \
+            and len(self.seats) < self.settings.players
+
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
         lobby for ``lobby_grace`` seconds, then freed by the driver)."""

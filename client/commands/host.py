@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
-                               lobby_grace=args.lobby_grace, seed=args.seed, game=args.game))
+                               lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
+                               limits=serve.limits_from(args), command="waddle host"))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:

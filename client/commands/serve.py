@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--lobby-grace", type=seconds, default=30.0, metavar="SECONDS",
                         help="seconds a seat whose connection dropped in the lobby is held "
                              "for its player before it is freed (default 30)")
+    parser.add_argument("--max-per-address", type=int, default=16, metavar="N",
+                        help="most connections from one address (default 16; a player "
+                             "reclaiming a seat always gets in)")
     parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
@@ -83,6 +86,8 @@ def settings_from(args: argparse.Namespace, **defaults):
         raise ValueError("--grace must not be negative")
     if args.lobby_grace < 0:
         raise ValueError("--lobby-grace must not be negative")
+    if args.max_per_address < 1:
+        raise ValueError("--max-per-address must be 1 or more")
     ruleset = get_ruleset(args.game)
     options = part(args.game, "cli").options_from(args, **defaults)
     settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
@@ -90,6 +95,13 @@ def settings_from(args: argparse.Namespace, **defaults):
     ruleset.check_bots(settings.bots)
     ruleset.check_options(options, settings.players)
     return settings
+
+
+def limits_from(args: argparse.Namespace):
+    """The host's connection limits from the command line (``--max-per-address``)."""
+    from server.connection import Limits
+
+    return Limits(max_per_address=args.max_per_address)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
-                             lobby_grace=args.lobby_grace, seed=args.seed, game=args.game))
+                             lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
+                             limits=limits_from(args), command="waddle serve"))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
