@@ -116,7 +116,7 @@ class ActionRejected(ClientError):
     (``code`` is one of ``protocol.REJECTIONS``)."""
 
     def __init__(self, rejected: Rejected) -> None:
-        super().__init__(f"{rejected.code}: {rejected.message}")
+        super().__init__(f"{clean(rejected.code, MAX_LABEL)}: {clean(rejected.message, MAX_MESSAGE)}")
         self.rejected = rejected
         self.code = rejected.code
 
@@ -280,16 +280,17 @@ class Client:
             ClientError: before the first seat, when the next attempt would come after
                 ``first_wait`` seconds.
         """
+        gentle = stopped or self.state.host_stopped is not None  # until it is back
         if stopped:
             self.backoff.reset()
         attempt = self.backoff.attempts + self._stopped_backoff.attempts + 1
-        delay = (self._stopped_backoff if stopped else self.backoff).next()
+        delay = (self._stopped_backoff if gentle else self.backoff).next()
         if not self._seated_once:
             if trio.current_time() + delay > give_up_at:
                 raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
             line = f"host not answering ({reason}), retry {attempt} in {_seconds(delay)}; Ctrl-C stops"
             status = Status.CONNECTING
-        elif stopped or self.state.host_stopped:
+        elif gentle:
             line = f"{self.state.host_stopped}; looking for it again in {_seconds(delay)}"
             status = Status.RECONNECTING
         else:
@@ -415,7 +416,8 @@ class Client:
         while True:
             message = await framed.receive()
             if isinstance(message, Rejected):
-                error = f"refused by the host ({message.code}): {message.message}"
+                error = f"refused by the host ({clean(message.code, MAX_LABEL)}): " \
+                        f"{clean(message.message, MAX_MESSAGE)}"
                 if message.code in FINAL_REJECTIONS:
                     raise _SeatRefused(error, message.code)
                 raise _Reconnect(error)

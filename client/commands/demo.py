@@ -96,7 +96,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     from client.botplay import play
     from client.commands.bot import print_moves
     from client.core import ClientError, connect
-    from protocol import Settings
+    from protocol import Settings, clean
     from server.host import Host, ServerConfig
     from waddle.hex.bots import make_bot
     from waddle.hex.options import HexOptions, StandardMap
@@ -119,7 +119,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
                 task_status.started()
                 await play(client, bot, pace=pace)
         except Exception as exc:  # one line for the user, whatever went wrong in a seat
-            why = str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}"
+            why = clean(str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}")
             failures.append(f"{NAMES[i]} ({kind}) stopped: {why}")
             stop.cancel()
             if not seated:
