@@ -18,6 +18,7 @@ import trio
 
 from protocol.framing import BadMessage, FramedStream, FrameTooLarge, ProtocolError, encode
 from protocol.messages import PROTOCOL_VERSION, Closing, Hello, Leave, Ping, Pong, Rejected, Welcome
+from server.throttle import Throttle
 
 if TYPE_CHECKING:
     from server.seats import Seat
@@ -84,8 +85,7 @@ class Connection:
         self._tokens = limits.burst
         self._refilled = 0.0
         self._over = 0.0
-        self._log_quiet_until = float("-inf")
-        self._log_held = 0
+        self._log = Throttle(limits.log_interval, "rejection")
         self._admit = admit
         self._admit_by = trio.current_time() + limits.admit_timeout if admit else math.inf
 
@@ -116,18 +116,10 @@ class Connection:
         :data:`NOTABLE_REJECTIONS` at INFO, at most one line per ``limits.log_interval``
         seconds (the next line, or the one at the close, counts those held back), the
         others at DEBUG. ``message`` must be cleaned text (no tokens)."""
-        notable = code in NOTABLE_REJECTIONS
-        now = trio.current_time()
-        if not notable or now < self._log_quiet_until:
-            self._log_held += notable
+        if code not in NOTABLE_REJECTIONS or not self._log.allow():
             log.debug("rejected %s from %s: %s (%s)", request, self.label, code, message)
             return
-        self._log_quiet_until = now + self.limits.log_interval
-        log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._held_note())
-
-    def _held_note(self) -> str:
-        held, self._log_held = self._log_held, 0
-        return f"; {held} more such rejection(s) not logged" if held else ""
+        log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._log.note())
 
     def close(self, code: str, message: str) -> None:
         """Send ``closing`` (after what is queued) and end the connection."""
@@ -157,7 +149,8 @@ class Connection:
         finally:
             self.table.disconnect(self)
             await trio.aclose_forcefully(self.framed.stream)
-            log.log(logging.INFO if self._log_held else logging.DEBUG, "%s closed%s", self.label, self._held_note())
+            note = self._log.note()
+            log.log(logging.INFO if note else logging.DEBUG, "%s closed%s", self.label, note)
 
     async def _writer(self) -> None:
         """Send queued frames in order, what is queued together in one write, until ``None``."""

@@ -17,7 +17,6 @@ import errno
 import functools
 import itertools
 import logging
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
 from server.table import Table
+from server.throttle import Throttle
 from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
 
 log = logging.getLogger("waddle.server")
@@ -38,7 +38,7 @@ log = logging.getLogger("waddle.server")
 ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
 #: The first and the longest wait (seconds) before accepting again after such an error.
 ACCEPT_RETRY = (0.1, 5.0)
-#: Seconds between log lines about failing ``accept`` calls.
+#: Seconds between log lines about failing ``accept`` calls, and about refused connections.
 ACCEPT_LOG_INTERVAL = 10.0
 
 
@@ -118,8 +118,9 @@ class Host:
         self._table_done = trio.Event()
         self._all_closed = trio.Event()
         self._released = trio.Event()
-        self._accept_failures = 0
-        self._accept_quiet_until = -math.inf
+        self._accept_log = Throttle(ACCEPT_LOG_INTERVAL, "failure")
+        self._accept_failing = False
+        self._refusal_log = Throttle(ACCEPT_LOG_INTERVAL, "refusal")
 
     @property
     def connections(self) -> int:
@@ -190,21 +191,17 @@ class Host:
                     await trio.sleep(delay)
                     delay = min(delay * 2, ACCEPT_RETRY[1])
                     continue
-                if self._accept_failures or delay > ACCEPT_RETRY[0]:
-                    log.info("accepting connections again")
-                    self._accept_failures, self._accept_quiet_until = 0, -math.inf
+                if self._accept_failing:
+                    log.info("accepting connections again%s", self._accept_log.note())
+                    self._accept_failing = False
                 delay = ACCEPT_RETRY[0]
                 self._connections.start_soon(self._handle_tcp, stream)
 
     def _accept_failed(self, exc: OSError) -> None:
-        self._accept_failures += 1
-        now = trio.current_time()
-        if now < self._accept_quiet_until:
-            return
-        log.error("cannot accept connections: %s (%d time(s) since the last such line); "
-                  "trying again with back-off", exc.strerror or exc, self._accept_failures)
-        self._accept_failures = 0
-        self._accept_quiet_until = now + ACCEPT_LOG_INTERVAL
+        self._accept_failing = True
+        if self._accept_log.allow():
+            log.error("cannot accept connections: %s; trying again with back-off%s",
+                      exc.strerror or exc, self._accept_log.note())
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
         """Serve one accepted connection; an error here ends only this connection."""
@@ -233,7 +230,8 @@ class Host:
                 "the host serves as many connections as it can"
             if self._waiting[address] >= limits.waiting_per_address or \
                     sum(self._waiting.values()) >= limits.max_waiting:
-                log.warning("%s refused: %s", label, why)
+                if self._refusal_log.allow():
+                    log.warning("%s refused: %s%s", label, why, self._refusal_log.note())
                 await _refuse(stream, why)
                 return
             admit = functools.partial(self._admit, address=address if crowded else None, why=why)

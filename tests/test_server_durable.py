@@ -231,3 +231,49 @@ async def test_resume_folds_the_journal_into_the_save_file_and_keeps_action_ids(
             await back.act(ada.game.legal_actions()[0], id="first", version=2, token=ada.token)
             ack = await back.reply("first")
             assert ack.duplicate and ack.version == 2  # not played twice after the resume
+
+
+def test_out_of_file_descriptors_the_host_backs_off_keeps_the_game_and_saves_once_it_can(tmp_path):
+    import resource
+    import socket
+    import time
+
+    save = tmp_path / "game.json"
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", "--players", "2",
+                             "--bots", "random", "--seed", "4", "--save", str(save)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=few_descriptors)
+    port = int(proc.stdout.readline().split(":")[1].split()[0])
+    idle = []
+    try:
+        c, seated, game = seated_game(port)
+        for i in range(200):  # from 200 addresses: no limit per address stops them, the descriptors do
+            sock = socket.socket()
+            sock.bind((f"127.3.{i // 100}.{1 + i % 100}", 0))
+            sock.setblocking(False)
+            try:
+                sock.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            idle.append(sock)
+        time.sleep(1)
+        play(c, seated, game, 1, lambda played: False)  # the game goes on to its end meanwhile
+        assert game.is_over
+        time.sleep(3)  # the last snapshot cannot be written yet: retried every second
+        for sock in idle:
+            sock.close()
+        time.sleep(4)  # the descriptors are back: the snapshot is written
+        assert len(json.loads(save.read_text())["actions"]) == len(game.moves)  # the save file alone
+    finally:
+        for sock in idle:
+            sock.close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err
+    assert 1 <= err.count("cannot accept connections") <= 3  # one line per 10 s, not a flood
+    assert err.count("cannot write the save file") == 1 and err.count("saving works again") == 1
+    assert read_save(save).match.game.moves == game.moves
