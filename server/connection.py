@@ -1,15 +1,21 @@
 """One client connection: handshake, reading, one writer task, heartbeats and limits.
 
-Everything the connection sends goes through a bounded memory channel drained by its
-own writer task, so a slow or frozen client only fills its own queue; when the queue is
-full the connection is dropped (it may reconnect and reclaim). :meth:`Connection.run`
-catches every error of its own connection: nothing a client sends reaches the others.
+What the connection sends goes straight into its socket when that needs no waiting (a
+non-blocking write: nothing is queued or being written, and the socket's buffer has
+room), else through a bounded memory channel drained by its own writer task, in order;
+so a slow or frozen client only fills its own queue, never stalls a broadcast, and when
+the queue is full the connection is dropped (it may reconnect and reclaim). What one
+client message causes is written once per connection when the table is done with it,
+the sender's first (its event and its ``ack`` in one write; :func:`_written_after`).
+:meth:`Connection.run` catches every error of its own connection: nothing a client
+sends reaches the others.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -80,6 +86,9 @@ class Connection:
         self.watching = False
         self.name = ""
         self._queue_in, self._queue_out = trio.open_memory_channel[bytes | None](limits.queue_size)
+        self._unsent = 0  # frames given to the writer and not yet written
+        # the socket, for writes that need no waiting (None: a stream without one, or closing)
+        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self._scope = trio.CancelScope()
         self._closing = False
         self._tokens = limits.burst
@@ -101,11 +110,29 @@ class Connection:
         self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an encoded frame; a full queue drops the connection (``slow``)."""
+        """Send an encoded frame: held while a client message is handled
+        (:func:`_written_after`), else written (:meth:`_write`)."""
         if self._closing:
             return
+        if _held is not None:
+            _held.setdefault(self, []).append(frame)
+        else:
+            self._write(frame)
+
+    def _write(self, frame: bytes) -> None:
+        """Into the socket at once if that needs no waiting, else (what did not fit) queued
+        for the writer; a full queue drops the connection (``slow``)."""
+        if self._fd is not None and not self._unsent:
+            try:
+                sent = os.write(self._fd, frame)
+            except OSError:  # no room (BlockingIOError), or the link is gone: the writer finds out
+                sent = 0
+            if sent == len(frame):
+                return
+            frame = frame[sent:]
         try:
             self._queue_in.send_nowait(frame)
+            self._unsent += 1
         except trio.WouldBlock:
             log.warning("%s reads too slowly: disconnected", self.label)
             self._closing = True
@@ -125,7 +152,8 @@ class Connection:
         """Send ``closing`` (after what is queued) and end the connection."""
         if self._closing:
             return
-        self.send(Closing(code=code, message=message))
+        held = _held.pop(self, []) if _held is not None else []
+        self._write(b"".join([*held, encode(Closing(code=code, message=message))]))
         self._closing = True
         try:
             self._queue_in.send_nowait(None)
@@ -147,6 +175,7 @@ class Connection:
         except Exception:
             log.exception("connection %s failed", self.label)
         finally:
+            self._closing, self._fd = True, None  # nothing more is written but by the writer
             self.table.disconnect(self)
             await trio.aclose_forcefully(self.framed.stream)
             note = self._log.note()
@@ -165,6 +194,7 @@ class Connection:
                 await self.framed.send_bytes(b"".join(f for f in frames if f is not None))
             except ProtocolError:
                 break
+            self._unsent -= len(frames) - (frames[-1] is None)
             if frames[-1] is None:
                 break
         self._scope.cancel()
@@ -251,8 +281,7 @@ class Connection:
                 self._admit, self._admit_by = None, math.inf
                 self.table.handle(self, message)
             elif message is not None:
-                self.table.handle(self, message)
-                await trio.lowlevel.checkpoint()  # let the writers send before the next read
+                _written_after(self, self.table.handle, message)
 
     def _allowed(self, message: Any) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""
@@ -270,6 +299,24 @@ class Connection:
                            message=f"more than {self.limits.rate:g} messages per second",
                            id=getattr(message, "id", None)))
         return False
+
+
+#: Frames held while a client message is handled (:func:`_written_after`), by connection.
+_held: dict[Connection, list[bytes]] | None = None
+
+
+def _written_after(sender: Connection, handle: Callable[[Connection, Any], None], message: Any) -> None:
+    """``handle(sender, message)``, holding every frame it sends, then writing each
+    connection's frames at once, ``sender``'s first (one write each instead of one per
+    frame, and the sender's own event first). Safe as a global: ``handle`` never awaits."""
+    global _held
+    _held = {}
+    try:
+        handle(sender, message)
+    finally:
+        held, _held = _held, None
+    for connection in sorted(held, key=lambda c: c is not sender):
+        connection._write(b"".join(held[connection]))
 
 
 class _End(Exception):

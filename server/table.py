@@ -473,11 +473,11 @@ class Table:
         version = self.version + 1
         if id is not None:
             self.seats[seat].acted[id] = version
+        self.bot_kinds.append(bot)
         if self.saver:
             self.saver.append(version, seat, action, bot, id)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
-        self.bot_kinds.append(bot)
         self.turn_started = trio.current_time()
         if self.match.is_over:
             self.phase = "finished"

@@ -333,7 +333,7 @@ async def test_a_host_not_answering_is_tried_for_first_wait_saying_so_then_one_c
                                                                  f"connection refused$"):
         async with connect("127.0.0.1", port, name="Ada", first_wait=20, on_retry=lines.append):
             pass
-    assert 10 < trio.current_time() - started <= 20
+    assert trio.current_time() - started <= 20  # it gives up when the next try would come later
     assert len(lines) >= 4
     for number, line in enumerate(lines, 1):
         assert line.startswith(f"host not answering (connection refused), retry {number} in ")

@@ -205,7 +205,7 @@ async def test_a_failed_save_stays_unsaved_is_retried_and_reported_once(tmp_path
             errors = [r for r in caplog.records if r.levelno == logging.ERROR]
             assert len(errors) == 1 and "Too many open files" in errors[0].getMessage()
             failing["on"] = False
-            await trio.sleep(2)  # the next retry works: the snapshot, then the journal
+            await trio.sleep(3)  # the next retries work: the snapshot, then the journal
             assert saver.saved
             assert read_save(save).match.game.moves == host.table.match.game.moves
             assert len(host.table.match) == 4

@@ -162,16 +162,20 @@ class HexMatch(Match):
         return _to_act(self.game)
 
     def check(self, seat: int, action: Any) -> None:
+        self._may_act(seat, action)
+        self.game.check(action)
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        self._may_act(seat, action)
+        return self.game.apply(action)  # which checks the rules
+
+    def _may_act(self, seat: int, action: Any) -> None:
+        """Raise unless it is ``seat``'s turn (or the game is over) and ``action`` is one of Waddle's."""
         game = self.game
         if game.current_player is not None and game.players[seat] != game.current_player:
             raise IllegalActionError(f"it is {game.current_player}'s turn")
         if not isinstance(action, (Place, Scout)):
             raise IllegalActionError(f"not an action of Waddle: {action!r}")
-        game.check(action)
-
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        self.check(seat, action)
-        return self.game.apply(action)
 
     def view(self, audience: Audience) -> HexViewData:
         game = self.game
