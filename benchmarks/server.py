@@ -23,9 +23,8 @@ measured is the host, not the clients' own work.
    end of the window. The capacity is the largest N with p99 under 50 ms.
 
 The host process manages its garbage collector as ``waddle serve`` does
-(:func:`server.tuning.tune_gc` once the tables are set up, then its
-:class:`~server.tuning.Collector` task); ``--default-gc`` leaves CPython's defaults, for
-comparison.
+(:func:`server.tuning.tune_gc` once the tables are set up: young collections, and what
+survives each frozen); ``--default-gc`` leaves CPython's defaults, for comparison.
 
 Run: ``python benchmarks/server.py`` (about 5 minutes); ``--quick`` for a short run;
 ``--smoke`` for the smallest (what the test suite runs); ``--tables 500 1000`` to choose
@@ -54,7 +53,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import protocol  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
-from server.tuning import Collector, tune_gc  # noqa: E402
+from server.tuning import tune_gc  # noqa: E402
 from waddle.hex.actions import Place  # noqa: E402
 from waddle.hex.ruleset import RULESET as HEX  # noqa: E402
 
@@ -105,6 +104,12 @@ class Lean:
         self.buffer = bytearray()
         self.token = self.label = None
         self.version = 0
+        self._sending = trio.Lock()
+
+    async def send(self, frame: bytes) -> None:
+        """Send a frame (a reader's pong and the table's act never interleave)."""
+        async with self._sending:
+            await self.stream.send_all(frame)
 
     @classmethod
     async def seat(cls, port: int, name: str) -> Lean:
@@ -147,7 +152,7 @@ class Lean:
                 self.version = max(self.version, head.version)
                 return body
             if head.type == "ping":
-                await self.stream.send_all(_encode(protocol.Pong(nonce=_typed(body).nonce)))
+                await self.send(_encode(protocol.Pong(nonce=_typed(body).nonce)))
             elif head.type == "closing":
                 raise EOFError(body.decode())
 
@@ -203,7 +208,7 @@ class Games:
         action = self.rng.choice(game.legal_actions())
         frame = act_frame(actor, version, action)
         start = time.perf_counter()
-        await actor.stream.send_all(frame)
+        await actor.send(frame)
         await actor.until("played", version + 1)
         took = time.perf_counter() - start
         game.apply(action)
@@ -284,17 +289,11 @@ async def host_process(tables: int, players: int, save_dir: str | None) -> None:
         ports = [await nursery.start(host.run) for host in hosts]
         while not all(host.table.is_prepared for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
-        manage_gc(nursery)
+        if not DEFAULT_GC:
+            tune_gc()  # as waddle serve does once its table is set up
         print(json.dumps({"ports": ports}), flush=True)
         await trio.to_thread.run_sync(sys.stdin.read)
         nursery.cancel_scope.cancel()
-
-
-def manage_gc(nursery: trio.Nursery) -> None:
-    """As ``waddle serve`` does once its tables are set up (unless ``--default-gc``)."""
-    if not DEFAULT_GC:
-        tune_gc()
-        nursery.start_soon(Collector().run)
 
 
 # -- 2. capacity -------------------------------------------------------------------------------
@@ -308,7 +307,8 @@ async def slots_process(tables: int) -> None:
     async with trio.open_nursery() as nursery:
         for i in range(tables):
             listening.append(await nursery.start(slot, i))
-        manage_gc(nursery)
+        if not DEFAULT_GC:
+            tune_gc()
         lags: list[float] = []
         pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         nursery.start_soon(loop_lag, lags)
@@ -325,7 +325,8 @@ async def slots_process(tables: int) -> None:
                 gc.callbacks.append(functools.partial(time_collections, pauses, {}))
             marks.append(line)
         print(json.dumps({"lag_p99": percentile(lags, 99) if lags else 0, "lag_max": max(lags, default=0),
-                          "gc": {g: [len(p), max(p, default=0)] for g, p in pauses.items()}}), flush=True)
+                          "gc": {g: [len(p), max(p, default=(0, 0))] for g, p in pauses.items()}}),
+              flush=True)
         nursery.cancel_scope.cancel()
 
 
@@ -348,11 +349,14 @@ async def slot(number: int, *, task_status: trio.TaskStatus[int]) -> None:
 
 
 def time_collections(pauses: dict[int, list[float]], started: dict, phase: str, info: dict) -> None:
-    """A ``gc.callbacks`` entry: append each collection's duration to ``pauses[generation]``."""
+    """A ``gc.callbacks`` entry: append each collection's duration (wall clock, and the
+    process's CPU time: a long pause with little CPU was the process waiting for a core)
+    to ``pauses[generation]``."""
     if phase == "start":
-        started["at"] = time.perf_counter()
+        started["at"] = time.perf_counter(), time.process_time()
     elif "at" in started:
-        pauses[info["generation"]].append(time.perf_counter() - started.pop("at"))
+        wall, cpu = started.pop("at")
+        pauses[info["generation"]].append((time.perf_counter() - wall, time.process_time() - cpu))
 
 
 async def loop_lag(lags: list[float], every: float = 0.01) -> None:
@@ -415,7 +419,7 @@ async def bots_at(port: int, think: tuple[float, float], rng: random.Random, sam
                 action = rng.choice(game.legal_actions())
                 frame = act_frame(actor, version, action)
                 start = time.perf_counter()
-                await actor.stream.send_all(frame)
+                await actor.send(frame)
                 await readers.played(actor, version + 1)
                 samples.append(time.perf_counter() - start)
                 game.apply(action)
@@ -461,7 +465,7 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"\nconcurrent 4-bot games (host in its own process; 4 lean TCP bots per table in this "
           f"process; think 0.25-0.75 s; a fresh table when a game ends; window {window:g} s after "
           f"{warmup:g} s warm-up):")
-    print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up, then the Collector task'}")
+    print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up (what survives a collection is frozen)'}")
     print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9}"
           f" {'host CPU':>8} {'host lag p99':>12} {'clients CPU':>11} {'clients lag p99':>15}")
     best = 0
@@ -481,8 +485,8 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
               f"host RSS {result['rss'][0]:.0f} MB at the window's start, {result['rss'][1]:.0f} MB at its end; "
               f"{result['games']} games ended in the window; at least {result['playing']} tables playing")
         collections = lag.get("gc", {})
-        print("         host collections (count, longest) in the window: " + ", ".join(
-            f"gen {g} {count} {ms(longest)}" for g, (count, longest) in sorted(collections.items())))
+        print("         host collections (count, longest: wall clock / CPU) in the window: " + ", ".join(
+            f"gen {g} {count} {ms(wall)} / {ms(cpu)}" for g, (count, (wall, cpu)) in sorted(collections.items())))
         print(f"         load average before {before}, after {load_average()}")
         if p99 < 0.050 and result["playing"] >= n * 0.9:
             best = n
