@@ -23,8 +23,9 @@ measured is the host, not the clients' own work.
    end of the window. The capacity is the largest N with p99 under 50 ms.
 
 The host process manages its garbage collector as ``waddle serve`` does
-(:func:`server.tuning.tune_gc` once the tables are set up: young collections, and what
-survives each frozen); ``--default-gc`` leaves CPython's defaults, for comparison.
+(:func:`server.tuning.tune_gc` once the tables are set up, then
+:func:`~server.tuning.collect_young`: a young collection every 0.1 s, and what survives
+each frozen); ``--default-gc`` leaves CPython's defaults, for comparison.
 
 Run: ``python benchmarks/server.py`` (about 5 minutes); ``--quick`` for a short run;
 ``--smoke`` for the smallest (what the test suite runs); ``--tables 500 1000`` to choose
@@ -53,12 +54,16 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import protocol  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
-from server.tuning import tune_gc  # noqa: E402
+from server.tuning import collect_young, tune_gc  # noqa: E402
 from waddle.hex.actions import Place  # noqa: E402
 from waddle.hex.ruleset import RULESET as HEX  # noqa: E402
+from waddle.hex.tiles import standard_map  # noqa: E402
+from waddle.ruleset import Prepared  # noqa: E402
 
 #: CPython's collector settings in the host process, not ``tune_gc``: ``--default-gc``.
 DEFAULT_GC = "--default-gc" in sys.argv
+#: Standard maps the capacity tables share (seeds 0 .. MAPS-1).
+MAPS = 16
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -289,11 +294,17 @@ async def host_process(tables: int, players: int, save_dir: str | None) -> None:
         ports = [await nursery.start(host.run) for host in hosts]
         while not all(host.table.is_prepared for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
-        if not DEFAULT_GC:
-            tune_gc()  # as waddle serve does once its table is set up
+        tune_like_serve(nursery)
         print(json.dumps({"ports": ports}), flush=True)
         await trio.to_thread.run_sync(sys.stdin.read)
         nursery.cancel_scope.cancel()
+
+
+def tune_like_serve(nursery: trio.Nursery) -> None:
+    """The collector as ``waddle serve`` runs it once its table is set up (not with ``--default-gc``)."""
+    if not DEFAULT_GC:
+        tune_gc()
+        nursery.start_soon(collect_young)
 
 
 # -- 2. capacity -------------------------------------------------------------------------------
@@ -304,11 +315,11 @@ async def slots_process(tables: int) -> None:
     over and its players left; print the ports; run until stdin closes, then print the
     loop lag, the collections and the resident memory."""
     listening = []
+    maps = [Prepared(seed, standard_map(4, seed)) for seed in range(MAPS)]
     async with trio.open_nursery() as nursery:
         for i in range(tables):
-            listening.append(await nursery.start(slot, i))
-        if not DEFAULT_GC:
-            tune_gc()
+            listening.append(await nursery.start(slot, i, maps[i % MAPS]))
+        tune_like_serve(nursery)
         lags: list[float] = []
         pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         nursery.start_soon(loop_lag, lags)
@@ -330,17 +341,19 @@ async def slots_process(tables: int) -> None:
         nursery.cancel_scope.cancel()
 
 
-async def slot(number: int, *, task_status: trio.TaskStatus[int]) -> None:
-    """One table's port: a host, replaced by a fresh one once its game is over and nobody is left."""
+async def slot(number: int, prepared: Prepared, *, task_status: trio.TaskStatus[int]) -> None:
+    """One table's port: a host, replaced by a fresh one once its game is over and nobody
+    is left; every game on ``prepared``, a map made once for many tables (making a
+    standard map takes about 40 ms: a fresh one for each of the 30 games that end each
+    second at 1,000 tables would need more than a core)."""
     port = 0
     while True:
-        host = Host(ServerConfig(port=port, settings=protocol.Settings(players=4), seed=number))
+        host = Host(ServerConfig(port=port, settings=protocol.Settings(players=4), seed=number,
+                                 prepared=prepared))
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
                 port = await nursery.start(host.run)
                 if task_status is not trio.TASK_STATUS_IGNORED:
-                    while not host.table.is_prepared:
-                        await trio.sleep(0.05)
                     task_status.started(port)
                     task_status = trio.TASK_STATUS_IGNORED
                 while not (host.table.phase == "finished" and host.connections == 0):
@@ -465,7 +478,7 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"\nconcurrent 4-bot games (host in its own process; 4 lean TCP bots per table in this "
           f"process; think 0.25-0.75 s; a fresh table when a game ends; window {window:g} s after "
           f"{warmup:g} s warm-up):")
-    print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up (what survives a collection is frozen)'}")
+    print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up, collect_young (what survives a collection is frozen)'}")
     print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9}"
           f" {'host CPU':>8} {'host lag p99':>12} {'clients CPU':>11} {'clients lag p99':>15}")
     best = 0

@@ -18,6 +18,7 @@ import functools
 import itertools
 import logging
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,9 @@ class ServerConfig:
     the host (the hex game: a map; overrides what ``settings`` choose). ``limits``:
     per-connection timeouts and limits, and how many connections, from one address and
     in all. ``command``: what the host's operator runs to continue a saved game (told to
-    every connection when the host stops: ``COMMAND --resume FILE``).
+    every connection when the host stops: ``COMMAND --resume FILE``). ``tasks``: async
+    functions of no arguments the program runs beside the host while it serves (``waddle
+    serve``: :func:`server.tuning.collect_young`).
     """
 
     address: str = "127.0.0.1"
@@ -75,6 +78,7 @@ class ServerConfig:
     prepared: Prepared | None = None
     limits: Limits = field(default_factory=Limits)
     command: str = "waddle serve"
+    tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
 
 
 class Host:
@@ -139,6 +143,8 @@ class Host:
         async with trio.open_nursery() as nursery:
             self._connections = await nursery.start(self._keep_connections)
             await nursery.start(self._drive)
+            for task in self.config.tasks:
+                nursery.start_soon(task)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
             nursery.start_soon(self._stop_when_cancelled)

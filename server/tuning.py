@@ -1,32 +1,38 @@
-"""Garbage-collector settings for a process that hosts tables: call :func:`tune_gc` once.
+"""Garbage-collector settings for a process that hosts tables: :func:`tune_gc` once, and
+the :func:`collect_young` task while it serves.
 
 CPython's cyclic garbage collector stops the whole process while it walks the objects
 it tracks, and every action in flight waits (``docs/benchmarks.md``, Server). With its
 defaults the walks grow with what the host holds: a full collection over the maps,
-games and connections of 500 tables took 100-400 ms, and even young collections, which
-walk everything made since the last one, took 50-190 ms once the collections of a busy
-host came seldom enough to be few.
+games and connections of 500 tables took 100-400 ms. Young collections are no cure by
+themselves: CPython starts one after so many allocations net of deallocations, but a
+busy host's allocations die young and cancel out, while what each connection waits with
+(trio's coroutines and cancel scopes, remade with every message) piles up in the young
+generation unseen: 20,000-38,000 objects, 17-25 ms of CPU a collection, at 250 tables.
 
 What the host does instead (generational freezing):
 
 - ``gc.freeze()`` once the host is set up: what exists then (modules, the table, its
   map) lives as long as the process, so the collector never walks it again;
-- young collections every :data:`GEN0_THRESHOLD` allocations (net of deallocations)
-  of tracked objects, as CPython does, each short since it walks only what was made
-  since the last one;
+- a young collection every :data:`YOUNG_INTERVAL` seconds (:func:`collect_young`), so
+  each walks only what the last tenth of a second made, a few thousand objects at most;
+  CPython's own young collections stay on (every :data:`GEN0_THRESHOLD` allocations)
+  for a program that does not run the task;
 - after each collection, ``gc.freeze()`` again: whatever survived it (a new table, a
-  connection, a game) joins the frozen objects, so no collection ever walks it again and
-  the older generations stay empty: no collection is long.
+  connection, a game, a connection's waiting coroutines) joins the frozen objects, so no
+  collection walks it again and the older generations stay empty: no collection is long.
 
 What it costs: a reference cycle that becomes garbage after surviving one young
 collection is never collected (objects without cycles are freed by reference counting
-as always). The host makes almost none: 4 unreachable objects per game, measured in
-``docs/benchmarks.md``, which also gives the resident memory at the start and the end of
-a 10-minute run of 1,000 tables.
+as always, frozen or not). The host makes almost none: 4 unreachable objects per game,
+measured in ``docs/benchmarks.md``, which also gives the resident memory at the start
+and the end of a 10-minute run of 1,000 tables.
 
 The ``waddle`` commands that run a host as a program (``serve``, ``host``, ``play``)
-call it; the library (:class:`server.Host`, :class:`server.Table`) never does, so a
-program embedding the host keeps its own collector settings.
+call :func:`tune_gc` and run :func:`collect_young` beside the host
+(:attr:`server.host.ServerConfig.tasks`); the library (:class:`server.Host`,
+:class:`server.Table`) never does, so a program embedding the host keeps its own
+collector settings.
 """
 
 from __future__ import annotations
@@ -34,15 +40,19 @@ from __future__ import annotations
 import gc
 import logging
 
+import trio
+
 log = logging.getLogger("waddle.server")
-#: Allocations (net of deallocations) of tracked objects between young collections.
-GEN0_THRESHOLD = 2_000
+#: Allocations (net of deallocations) of tracked objects between CPython's own young collections.
+GEN0_THRESHOLD = 10_000
+#: Seconds between the young collections of :func:`collect_young`.
+YOUNG_INTERVAL = 0.1
 
 
 def tune_gc() -> None:
     """Collect once, freeze what survives, and from then on freeze what survives each
-    collection (see the module docstring), young collections every :data:`GEN0_THRESHOLD`
-    allocations.
+    collection (see the module docstring); CPython's young collections every
+    :data:`GEN0_THRESHOLD` allocations.
 
     Call it once the host is set up, before it serves; a second call only freezes again.
     Frozen objects are still freed by reference counting; only reference cycles among
@@ -62,3 +72,12 @@ def _freeze_survivors(phase: str, info: dict) -> None:
     """A ``gc.callbacks`` entry: once a collection is over, freeze what it left."""
     if phase == "stop":
         gc.freeze()
+
+
+async def collect_young(interval: float = YOUNG_INTERVAL) -> None:
+    """Run a young collection every ``interval`` seconds, until cancelled (after
+    :func:`tune_gc`, what survives it is frozen). Each walks only what was made since
+    the last: at 1,000 tables a few thousand objects, a few milliseconds."""
+    while True:
+        await trio.sleep(interval)
+        gc.collect(0)

@@ -202,6 +202,38 @@ def test_tune_gc_freezes_what_survives_each_collection_and_still_collects_young_
     assert out.stdout.split() == ["True"] * 5, out.stderr
 
 
+YOUNG = """
+import gc
+import trio
+import trio.testing
+from server.tuning import YOUNG_INTERVAL, collect_young, tune_gc
+
+tune_gc()
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "stop" and collections.append(info["generation"]))
+
+async def main():
+    kept = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(collect_young)
+        for _ in range(10):
+            kept.append({"made": []})  # a little survives each interval
+            await trio.sleep(YOUNG_INTERVAL)
+        frozen = gc.get_freeze_count()
+        kept.append({"last": []})
+        await trio.sleep(YOUNG_INTERVAL)
+        print(9 <= len(collections) <= 11, set(collections) == {0}, gc.get_freeze_count() > frozen)
+        nursery.cancel_scope.cancel()
+
+trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+"""
+
+
+def test_collect_young_runs_a_young_collection_every_tenth_of_a_second_and_freezes_what_survives():
+    out = subprocess.run([sys.executable, "-c", YOUNG], capture_output=True, text=True, timeout=20)
+    assert out.stdout.split() == ["True"] * 3, out.stderr
+
+
 def test_serve_tunes_its_garbage_collector_once_the_host_is_set_up():
     proc, port = start_host("--log-level", "debug")
     proc.send_signal(signal.SIGINT)

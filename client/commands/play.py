@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from client.ui.session import RemoteSession
     from protocol.messages import Settings
     from server.host import Host, ServerConfig
-    from server.tuning import tune_gc
+    from server.tuning import collect_young, tune_gc
     from waddle.hex.options import HexOptions, StandardMap
 
     hex_options = HexOptions(map=StandardMap(seed=args.seed), mirror_match=args.mirror, realtime_score=True)
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or _temporary_record()
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
-                               seed=args.seed, bot_delay=args.pace))
+                               seed=args.seed, bot_delay=args.pace, tasks=(collect_young,)))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from server.host import Host, ServerConfig
-    from server.tuning import tune_gc
+    from server.tuning import collect_young, tune_gc
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
-                             limits=limits_from(args), command="waddle serve"))
+                             limits=limits_from(args), command="waddle serve",
+                             tasks=(collect_young,)))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
