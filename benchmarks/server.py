@@ -21,6 +21,9 @@ measured is the host, not the clients' own work.
    event-loop lag (how late a 10 ms sleep wakes) of both processes, the host's garbage
    collections by generation, and the host's resident memory (RSS) at the start and the
    end of the window. The capacity is the largest N with p99 under 50 ms.
+3. Reference cycles: games played in this one process with the collector off, then one
+   collection: the objects only it frees, per game (what the host's generational
+   freezing, :mod:`server.tuning`, would never free).
 
 The host process manages its garbage collector as ``waddle serve`` does
 (:func:`server.tuning.tune_gc` once the tables are set up, then
@@ -506,6 +509,63 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
     print(f"  largest measured count with p99 < 50 ms: {best} tables (target 1000)")
 
 
+# -- 3. reference cycles ---------------------------------------------------------------------
+
+
+async def cycles(games: int) -> tuple[int, int]:
+    """Play ``games`` four-bot games in this process with the collector off, the host's
+    tables and the bots' connections coming and going; then collect: how many objects
+    were garbage only a collection finds (reference cycles), and how many games. (One
+    game is played first, not counted: the first of anything sets up caches.)"""
+    prepared = Prepared(1, standard_map(4, 1))
+    if games > 1:
+        await cycles(1)
+    async with trio.open_nursery() as nursery:
+        hosts = [Host(ServerConfig(settings=protocol.Settings(players=4), seed=i, prepared=prepared))
+                 for i in range(games)]
+        ports = [await nursery.start(host.run) for host in hosts]
+        gc.collect()
+        gc.disable()
+        try:
+            async with trio.open_nursery() as players:
+                for port in ports:
+                    players.start_soon(one_game, port, random.Random(port))
+            for host in hosts:
+                while host.connections:
+                    await trio.sleep(0.01)
+            found = gc.collect()
+        finally:
+            gc.enable()
+        nursery.cancel_scope.cancel()
+    return found, games
+
+
+async def one_game(port: int, rng: random.Random) -> None:
+    """Four lean bots play one game at the table on ``port``, then leave."""
+    seats, game = await start_table(port, 4)
+    readers = Readers()
+    async with trio.open_nursery() as nursery:
+        for seat in seats:
+            nursery.start_soon(readers.read, seat)
+        while not game.is_over:
+            actor = seats[game.players.index(game.current_player)]
+            version = 1 + len(game)
+            action = rng.choice(game.legal_actions())
+            await actor.send(act_frame(actor, version, action))
+            await readers.played(actor, version + 1)
+            game.apply(action)
+        nursery.cancel_scope.cancel()
+    for seat in seats:
+        await seat.stream.aclose()
+
+
+def reference_cycles(games: int) -> None:
+    found, played = trio.run(cycles, games)
+    print(f"\nreference cycles: {played} four-bot games (host and bots in this process, the "
+          f"collector off) left {found} objects that only a collection frees: "
+          f"{found / played:.1f} per game (all the rest is freed by reference counting)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
@@ -531,6 +591,7 @@ def main() -> None:
     counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
     warmup = {"smoke": 2.0, "quick": 10.0, "full": 15.0}[size]
     capacity(counts, warmup=warmup, window=args.window or {"smoke": 3.0, "quick": 10.0, "full": 30.0}[size])
+    reference_cycles({"smoke": 2, "quick": 10, "full": 20}[size])
 
 
 if __name__ == "__main__":

@@ -24,9 +24,10 @@ What the host does instead (generational freezing):
 
 What it costs: a reference cycle that becomes garbage after surviving one young
 collection is never collected (objects without cycles are freed by reference counting
-as always, frozen or not). The host makes almost none: 4 unreachable objects per game,
-measured in ``docs/benchmarks.md``, which also gives the resident memory at the start
-and the end of a 10-minute run of 1,000 tables.
+as always, frozen or not). The host makes none: four-bot games played with the
+collector off leave no object that only a collection would free (``benchmarks/server.py``,
+reference cycles); ``docs/benchmarks.md`` also gives the resident memory at the start and
+the end of a 10-minute run of 1,000 tables.
 
 The ``waddle`` commands that run a host as a program (``serve``, ``host``, ``play``)
 call :func:`tune_gc` and run :func:`collect_young` beside the host
