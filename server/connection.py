@@ -106,7 +106,7 @@ class Connection:
     # -- the table's side (never blocks) --------------------------------------------------------
 
     def send(self, message: Any) -> None:
-        """Queue ``message`` for this client."""
+        """Send ``message`` to this client (:meth:`send_frame`)."""
         self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
@@ -200,22 +200,26 @@ class Connection:
         self._scope.cancel()
 
     async def _receive(self, timeout: float) -> Any:
-        """The next message, ``None`` for a bad one (answered), or raise :class:`_End`."""
+        """The next message within ``timeout`` seconds (else raise :class:`_Timeout`)."""
         with trio.move_on_after(timeout):
-            try:
-                return await self.framed.receive()
-            except BadMessage as exc:
-                self.log_rejection(exc.request, "bad_message", str(exc))
-                self.send(Rejected(request=exc.request, code="bad_message", message=str(exc), id=exc.id))
-                return None
-            except FrameTooLarge as exc:
-                self.close("frame_too_large", str(exc))
-                raise _End from None
-            except ProtocolError as exc:
-                log.info("%s: %s", self.label, exc)
-                self._scope.cancel()
-                raise _End from None
+            return await self._next()
         raise _Timeout
+
+    async def _next(self) -> Any:
+        """The next message, ``None`` for a bad one (answered), or raise :class:`_End`."""
+        try:
+            return await self.framed.receive()
+        except BadMessage as exc:
+            self.log_rejection(exc.request, "bad_message", str(exc))
+            self.send(Rejected(request=exc.request, code="bad_message", message=str(exc), id=exc.id))
+            return None
+        except FrameTooLarge as exc:
+            self.close("frame_too_large", str(exc))
+            raise _End from None
+        except ProtocolError as exc:
+            log.info("%s: %s", self.label, exc)
+            self._scope.cancel()
+            raise _End from None
 
     async def _handshake(self) -> bool:
         try:
@@ -246,42 +250,61 @@ class Connection:
         return True
 
     async def _serve(self) -> None:
-        """Hand messages to the table; ping after ``ping_interval`` of silence, drop after ``idle_timeout``."""
-        heard, nonce = trio.current_time(), 0
+        """Hand messages to the table; ping after ``ping_interval`` of silence (and every
+        ``ping_interval`` after), drop after ``idle_timeout``, refuse a connection still
+        waiting to be let in at ``admit_by``. One timer covers many messages: a message
+        only notes when it came, and a timer that finds it came since starts the next."""
+        heard, pings, nonce = trio.current_time(), 0, 0
         while not self._closing:
-            try:
-                until = min(self._admit_by, heard + self.limits.idle_timeout) - trio.current_time()
-                message = await self._receive(max(0.0, min(self.limits.ping_interval, until)))
-            except _Timeout:
-                if self.waiting and trio.current_time() >= self._admit_by:
-                    return self.close("full", "the host serves as many connections as it can")
-                if trio.current_time() >= heard + self.limits.idle_timeout:
-                    return self.close("idle", f"nothing received for {self.limits.idle_timeout:g} seconds")
-                nonce += 1
-                self.send(Ping(nonce=nonce))
-                continue
-            except _End:
+            limits = self.limits
+            due = min(self._admit_by, heard + limits.idle_timeout, heard + limits.ping_interval * (pings + 1))
+            with trio.move_on_at(due):
+                while not self._closing:
+                    try:
+                        message = await self._next()
+                    except _End:
+                        return
+                    heard, pings = trio.current_time(), 0
+                    if self._dispatch(message):
+                        return
+            now = trio.current_time()
+            if self._closing:
                 return
-            heard = trio.current_time()
-            if isinstance(message, Ping):
-                self.send(Pong(nonce=message.nonce))
-            elif isinstance(message, Pong):
-                pass
-            elif not self._allowed(message):
-                if self._over > self.limits.rate_close:
-                    return self.close("rate_limited", "far too many messages")
-            elif isinstance(message, Leave):
-                return self.table.leave(self)
-            elif isinstance(message, Hello):
-                self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
-            elif self.waiting and message is not None:
-                why = self._admit(self, message)
-                if why is not None:
-                    return self.close("full", why)
-                self._admit, self._admit_by = None, math.inf
-                self.table.handle(self, message)
-            elif message is not None:
-                _written_after(self, self.table.handle, message)
+            if self.waiting and now >= self._admit_by:
+                return self.close("full", "the host serves as many connections as it can")
+            if now >= heard + limits.idle_timeout:
+                return self.close("idle", f"nothing received for {limits.idle_timeout:g} seconds")
+            if now >= heard + limits.ping_interval * (pings + 1):
+                pings, nonce = pings + 1, nonce + 1
+                self.send(Ping(nonce=nonce))
+
+    def _dispatch(self, message: Any) -> bool:
+        """Act on one message; ``True`` when the connection is to end."""
+        if isinstance(message, Ping):
+            self.send(Pong(nonce=message.nonce))
+        elif isinstance(message, Pong):
+            pass
+        elif not self._allowed(message):  # bad frames (None, answered already) count too
+            if self._over > self.limits.rate_close:
+                self.close("rate_limited", "far too many messages")
+                return True
+        elif isinstance(message, Leave):
+            self.table.leave(self)
+            return True
+        elif isinstance(message, Hello):
+            self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
+        elif message is None:
+            pass
+        elif self.waiting:
+            why = self._admit(self, message)
+            if why is not None:
+                self.close("full", why)
+                return True
+            self._admit, self._admit_by = None, math.inf
+            self.table.handle(self, message)
+        else:
+            _written_after(self, self.table.handle, message)
+        return False
 
     def _allowed(self, message: Any) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""

@@ -36,6 +36,9 @@ log = logging.getLogger("waddle.server")
 SYNC_INTERVAL = 1.0
 #: Seconds between attempts to save again after a failure.
 RETRY_INTERVAL = 1.0
+#: What a failure means, in the log line: the snapshot is behind, or actions are unsaved.
+SNAPSHOT_BEHIND = "the journal beside it holds every action meanwhile"
+UNSAVED = "actions are kept in memory, not saved, until it works"
 
 
 class SavedSeat(msgspec.Struct):
@@ -192,6 +195,7 @@ class Saver:
         self._wanted = False             # a snapshot is asked for
         self._snapshotting = False
         self._failing: str | None = None
+        self._sync_failing = False
         self._closed: bool | None = None
         self._wake = trio.Event()
         self._wake.set()                 # the first run step begins a resumed table
@@ -201,6 +205,8 @@ class Saver:
     def saved(self) -> bool:
         """Whether every action played is written to the operating system (in the snapshot
         or the journal)."""
+        if self._closed is not None:
+            return self._closed
         return not self._pending and (self._fd is not None or self.base == self._version())
 
     # -- on the event loop, never blocking but for begin and close ---------------------------------
@@ -212,7 +218,7 @@ class Saver:
         try:
             write_json(self.path, self._content())
         except OSError as exc:
-            return self._fail(f"cannot write the save file {self.path}: {exc}")
+            return self._fail(f"cannot write the save file {self.path}: {exc}", self._consequence())
         return self._snapshot_written(version)
 
     def append(self, version: int, seat: int, action: Any, bot: str | None, id: str | None) -> None:
@@ -246,11 +252,13 @@ class Saver:
             if self.base < self._version() and not self._snapshotting:
                 self.begin()
             if self._fd is not None:
-                self._fsync(self._fd)
+                self._synced(_fsync(self._fd))
         self._closed = self.saved
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        # the table's callbacks hold the table, which holds this saver: let both go
+        self._content = self._version = self._table = self._offload = None
         return self._closed
 
     def _write_pending(self) -> bool:
@@ -260,7 +268,7 @@ class Saver:
             while self._pending:
                 del self._pending[:os.write(self._fd, self._pending)]
         except OSError as exc:
-            return self._fail(f"cannot write the journal {self.journal}: {exc}")
+            return self._fail(f"cannot write the journal {self.journal}: {exc}", UNSAVED)
         return self._recovered()
 
     def _snapshot_written(self, version: int) -> bool:
@@ -272,15 +280,17 @@ class Saver:
         try:
             fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
         except OSError as exc:
-            return self._fail(f"cannot start the journal {self.journal}: {exc}")
+            return self._fail(f"cannot start the journal {self.journal}: {exc}", self._consequence())
         try:
-            os.write(fd, header + b"".join(data for _, data in self._tail))
+            data = memoryview(header + b"".join(data for _, data in self._tail))
+            while data:
+                data = data[os.write(fd, data):]
             os.replace(temporary, self.journal)
         except OSError as exc:
             os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-            return self._fail(f"cannot start the journal {self.journal}: {exc}")
+            return self._fail(f"cannot start the journal {self.journal}: {exc}", self._consequence())
         old, self._fd = self._fd, fd
         if old is not None:
             os.close(old)
@@ -290,10 +300,14 @@ class Saver:
         self._snapshotted = trio.Event()
         return self._recovered()
 
-    def _fail(self, what: str) -> bool:
+    def _consequence(self) -> str:
+        """What a failure to write a snapshot or start a journal means now."""
+        return SNAPSHOT_BEHIND if self._fd is not None else UNSAVED
+
+    def _fail(self, what: str, consequence: str) -> bool:
+        """Log ``what`` failed (once, until saving works again) and what it means."""
         if self._failing is None:
-            log.error("%s; the game is not saved until it works (retrying every %g s)",
-                      what, self.retry_interval)
+            log.error("%s; %s (trying again every %g s)", what, consequence, self.retry_interval)
         self._failing = what
         return False
 
@@ -303,11 +317,14 @@ class Saver:
             self._failing = None
         return True
 
-    def _fsync(self, fd: int) -> None:
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            log.error("cannot bring the journal %s to the disk: %s", self.journal, exc)
+    def _synced(self, error: OSError | None) -> None:
+        """Log a failed ``fsync`` of the journal once, and once when it works again."""
+        if error is not None and not self._sync_failing:
+            log.error("cannot bring the journal %s to the disk: %s; the operating system holds "
+                      "the game, a power cut could lose its last actions", self.journal, error)
+        elif error is None and self._sync_failing:
+            log.warning("the journal %s reaches the disk again", self.journal)
+        self._sync_failing = error is not None
 
     # -- the task ---------------------------------------------------------------------------------
 
@@ -334,7 +351,7 @@ class Saver:
                 self._write_pending()
             if self._dirty and self._fd is not None and trio.current_time() >= synced + self.sync_interval:
                 self._dirty = False
-                await self._offload(self._fsync, self._fd)
+                self._synced(await self._offload(_fsync, self._fd))
                 synced = trio.current_time()
 
     async def _snapshot(self) -> None:
@@ -346,16 +363,28 @@ class Saver:
             await self._offload(write_json, self.path, data)
         except OSError as exc:
             self._wanted = True
-            self._fail(f"cannot write the save file {self.path}: {exc}")
+            self._fail(f"cannot write the save file {self.path}: {exc}", self._consequence())
         else:
             self._snapshot_written(version)
         finally:
             self._snapshotting = False
 
     async def flush(self) -> None:
-        """Wait until the save file alone holds the current version (asking for a snapshot)."""
+        """Wait until the save file alone holds the current version (asking for a snapshot);
+        at once after :meth:`close`."""
+        if self._closed is not None:
+            return
         target = self._version()
         while self.base < target:
             waiting = self._snapshotted
             self.checkpoint()
             await waiting.wait()
+
+
+def _fsync(fd: int) -> OSError | None:
+    """Bring the file ``fd`` to the disk (in a worker thread); the error, if it failed."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        return exc
+    return None

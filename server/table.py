@@ -119,9 +119,6 @@ class Table:
         self.offload = trio.to_thread.run_sync
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a)) if save else None
-        self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
-                          Configure: self._configure, Start: self._start, Ready: self._ready,
-                          Say: self._say, Act: self._act}
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""
@@ -255,7 +252,7 @@ class Table:
 
     def handle(self, peer: Peer, message: Any) -> None:
         """Act on a decoded client message from ``peer`` (not hello, ping, pong or leave)."""
-        self._handlers[type(message)](peer, message)
+        self._handlers[type(message)](self, peer, message)
 
     def can_seat(self, message: Any) -> bool:
         """Whether ``message`` would take a seat now: a ``reclaim`` with a seat's token, or
@@ -460,6 +457,11 @@ class Table:
     #: Each check of :data:`ACT_CHECKS` after ``bad_message``: ``None`` to pass, else why not.
     _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
                    "not_your_turn": _not_your_turn, "illegal": _illegal, "stale": _stale}
+
+    #: What each client message does (functions of the class, so a table holds no
+    #: reference to itself and is freed as soon as it is dropped, without a collection).
+    _handlers = {Join: _join, Reclaim: _reclaim, Watch: _watch, Configure: _configure,
+                 Start: _start, Ready: _ready, Say: _say, Act: _act}
 
     def apply(self, seat: int, action: Any, bot: str | None, id: str | None = None) -> int:
         """Play a legal ``action`` for seat number ``seat`` (chosen by ``bot``, ``None``:
