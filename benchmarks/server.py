@@ -167,11 +167,19 @@ class Lean:
 
 
 async def start_table(port: int, players: int) -> tuple[list[Lean], object]:
-    """``players`` lean seats at the table on ``port``, the game started: the seats and the engine game."""
-    seats = [await Lean.seat(port, f"p{i}") for i in range(players)]
-    started = _typed(await seats[0].until("started"))
-    for seat in seats[1:]:
-        await seat.until("started")
+    """``players`` lean seats at the table on ``port``, the game started: the seats and the
+    engine game (if anything fails, the seats taken so far leave)."""
+    seats: list[Lean] = []
+    try:
+        for i in range(players):
+            seats.append(await Lean.seat(port, f"p{i}"))
+        started = _typed(await seats[0].until("started"))
+        for seat in seats[1:]:
+            await seat.until("started")
+    except BaseException:
+        for seat in seats:
+            await trio.aclose_forcefully(seat.stream)
+        raise
     game = HEX.follow(started.view, None).game
     by_label = {seat.label: seat for seat in seats}
     return [by_label[label] for label in game.players], game
@@ -353,7 +361,7 @@ async def slot(number: int, prepared: Prepared, *, task_status: trio.TaskStatus[
     port = 0
     while True:
         host = Host(ServerConfig(port=port, settings=protocol.Settings(players=4), seed=number,
-                                 prepared=prepared))
+                                 prepared=prepared, lobby_grace=0.0))
         with trio.CancelScope() as scope:
             async with trio.open_nursery() as nursery:
                 port = await nursery.start(host.run)
