@@ -14,7 +14,7 @@ import trio
 
 from client.core import ActionRejected, Client, ClientError
 from client.state import TableState
-from protocol import Rejected
+from protocol import Continue, Rejected
 from waddle.ruleset import Bot
 
 
@@ -58,7 +58,8 @@ async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.
                on_rejected: Callable[[ActionRejected], None] | None = None) -> None:
     """Say ready (unless ``ready=False``) and play ``client``'s seat with ``bot`` to the game's end.
 
-    ``pace``: seconds to wait before each move (so people can watch).
+    ``pace``: seconds to wait before each move (so people can watch). A pause the host
+    waits for this seat in (half-time) is ended for it at once (``continue``).
 
     A rejected action (the table moved on, a stand-in bot played the turn) is reported
     to ``on_rejected`` and the bot decides again after the next host message.
@@ -71,7 +72,9 @@ async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.
         await client.ready()
     state = client.state
     while not state.finished:
-        if state.my_turn:
+        if state.waiting_for_me:
+            client.send_nowait(Continue())
+        elif state.my_turn:
             await trio.sleep(pace)
             if not state.my_turn:
                 continue

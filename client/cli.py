@@ -97,5 +97,8 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    # run the module's own copy (python -m client.cli), so the commands' UserError is the one caught
-    sys.exit(importlib.import_module("client.cli").main())
+    # ``python -m client.cli``: run the module the commands import, so that the
+    # UserError they raise is the one main() catches
+    from client import cli
+
+    sys.exit(cli.main())

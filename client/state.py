@@ -31,6 +31,7 @@ from protocol import (
     Settings,
     Snapshot,
     Started,
+    Undone,
     Watching,
     Welcome,
     clean,
@@ -92,6 +93,14 @@ class TableState:
         chat: the last :data:`CHAT_LINES` chat lines, oldest first.
         last_rejection: the last :class:`protocol.Rejected` received, or ``None``.
         last_played: the last :class:`protocol.Played` event applied, or ``None``.
+        last_undone: the last :class:`protocol.Undone` event applied, or ``None``.
+        bots: for each action of the game so far, the bot kind that chose it (``None``:
+            its player); a take-back removes the last.
+        choosers: the same for every action the view's events show, taken-back ones
+            included, in the order they came (what the event log shows).
+        pause: what the game is paused for (``"half-time"``), else ``None``; ``pause_left``:
+            its seconds left when the host said so.
+        game_number: the game's number at the table (1, then 2 after a rematch, ...).
         listeners: callables run (no arguments) after every change.
     """
 
@@ -113,6 +122,12 @@ class TableState:
         self.chat: deque[ChatLine] = deque(maxlen=CHAT_LINES)
         self.last_rejection: Rejected | None = None
         self.last_played: Played | None = None
+        self.last_undone: Undone | None = None
+        self.bots: list[str | None] = []
+        self.choosers: list[str | None] = []
+        self.pause: str | None = None
+        self.pause_left: float | None = None
+        self.game_number = 1
         self.listeners: list[Callable[[], None]] = []
 
     # -- derived views ----------------------------------------------------------------
@@ -130,10 +145,24 @@ class TableState:
 
     @property
     def my_turn(self) -> bool:
-        """Whether the game is on and this client's seat may act (in the view)."""
+        """Whether the game is on, not paused, and this client's seat may act (in the view)."""
         view = self.view
         return view is not None and not view.is_over and view.audience is not None \
-            and view.audience in view.to_act()
+            and view.audience in view.to_act() and self.pause is None
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether this seat may take back its last action (its player chose it, nobody
+        acted since, the game allows it; the host decides)."""
+        view = self.view
+        return view is not None and self.seat is not None and bool(self.bots) \
+            and self.bots[-1] is None and view.can_undo(self.seat)
+
+    @property
+    def waiting_for_me(self) -> bool:
+        """Whether the table's pause waits for this seat to go on."""
+        seat = self.seat_info(self.seat)
+        return self.pause is not None and seat is not None and seat.waiting
 
     @property
     def finished(self) -> bool:
@@ -199,12 +228,17 @@ class TableState:
                 self._lobby(message.lobby)
                 self.view = None if message.view is None else self._follow(message.view)
                 self.version = message.version
+                self.bots, self.choosers = list(message.bots), list(message.bots)
             case Started():
                 self.view = self._follow(message.view)
                 self.version = message.version
                 self.phase = "playing"
+                self.bots, self.choosers = [], []
+                self.last_played = self.last_undone = None
             case Played():
                 self._played(message)
+            case Undone():
+                self._undone(message)
             case Chat():
                 self.chat.append(ChatLine(clean(message.name), message.label, clean(message.text)))
             case Rejected():
@@ -216,6 +250,7 @@ class TableState:
     def _lobby(self, lobby: Lobby) -> None:
         self.phase, self.settings, self.owner = lobby.phase, lobby.settings, lobby.owner
         self.seats = list(lobby.seats)
+        self.pause, self.pause_left, self.game_number = lobby.pause, lobby.pause_left, lobby.game
 
     def _follow(self, data: Any) -> View:
         try:
@@ -223,16 +258,34 @@ class TableState:
         except ViewError as exc:
             raise Desync(f"the game's view does not replay here: {exc}") from None
 
-    def _played(self, played: Played) -> None:
-        if played.version <= self.version:
-            return                       # already applied (a resend after a resync)
-        if self.view is None or played.version != self.version + 1:
-            raise Desync(f"event {played.version} after version {self.version}")
+    def _next(self, event: Played | Undone, follow: Callable[[list[Any]], None]) -> bool:
+        """Apply one numbered event with ``follow`` (the view's ``apply`` or ``undo``);
+        ``False`` if it was already applied.
+
+        Raises:
+            Desync: a gap in versions, or the view refuses the events.
+        """
+        if event.version <= self.version:
+            return False                 # already applied (a resend after a resync)
+        if self.view is None or event.version != self.version + 1:
+            raise Desync(f"event {event.version} after version {self.version}")
         try:
-            self.view.apply(played.events)
+            follow(event.events)
         except ViewError as exc:
-            raise Desync(f"event {played.version}: {exc}") from None
-        self.version = played.version
-        self.last_played = played
-        if self.view.is_over:
-            self.phase = "finished"
+            raise Desync(f"event {event.version}: {exc}") from None
+        self.version = event.version
+        return True
+
+    def _played(self, played: Played) -> None:
+        if self._next(played, self.view.apply if self.view else None):
+            self.last_played = played
+            self.bots.append(played.bot)
+            self.choosers.append(played.bot)
+            if self.view.is_over:
+                self.phase = "finished"
+
+    def _undone(self, undone: Undone) -> None:
+        if self._next(undone, self.view.undo if self.view else None):
+            self.last_undone = undone
+            if self.bots:
+                self.bots.pop()

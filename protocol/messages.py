@@ -95,6 +95,9 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     seat, or a stand-in for an absent player), else ``null``. ``connected``: a person is
     connected to it. ``standin``: ``bot`` is a stand-in playing for the seat's absent
     player (after the grace period, until they reclaim it), not a bot seat.
+    ``rematch``: once the game is over, this seat's player asked for a rematch (``rematch``
+    message). ``waiting``: the table's pause (``Lobby.pause``) waits for this seat's player
+    to say ``continue``.
     """
 
     seat: int
@@ -105,6 +108,8 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     ready: bool
     bot: str | None = None
     standin: bool = False
+    rematch: bool = False
+    waiting: bool = False
 
 
 # -- client -> server ----------------------------------------------------------------
@@ -178,6 +183,26 @@ class Act(_Message, Generic[A], tag="act"):
     action: A
 
 
+class Undo(_Message, tag="undo"):
+    """Take back this seat's last action (the game's policy; the hex game: while nobody
+    has acted since), decided on event ``version``; ``token``: the seat's secret token.
+    Answered ``undone`` to all, or ``rejected``."""
+
+    version: Version
+    token: Annotated[str, Meta(max_length=MAX_LABEL)]
+
+
+class Rematch(_Message, tag="rematch"):
+    """Once the game is over: ask for (``accept``) or withdraw from a rematch at this table.
+    It starts when every connected person has asked (``docs/protocol.md``, Rematch)."""
+
+    accept: bool = True
+
+
+class Continue(_Message, tag="continue"):
+    """Say the table's pause (``Lobby.pause``, e.g. half-time) may end for this seat."""
+
+
 class Ping(_Message, tag="ping"):
     """Heartbeat; the peer answers :class:`Pong` with the same ``nonce``."""
 
@@ -233,6 +258,9 @@ class Lobby(_Message, Generic[O], tag="lobby"):
 
     ``seats`` are in seat order (the opening turn order once the game starts).
     ``owner``: the number of the seat that may configure and start (``null``: nobody yet).
+    ``pause``: what the game is paused for (the hex game: ``"half-time"``), else ``null``;
+    ``pause_left``: seconds until it ends by itself, as the host sent this message.
+    ``game``: the number of the game at this table (1, then 2 after a rematch, ...).
     """
 
     phase: Phase
@@ -240,6 +268,9 @@ class Lobby(_Message, Generic[O], tag="lobby"):
     seats: list[SeatInfo]
     owner: int | None = None
     code_required: bool = False
+    pause: Label | None = None
+    pause_left: Annotated[float, Meta(ge=0)] | None = None
+    game: Annotated[int, Meta(ge=1)] = 1
 
 
 class Started(_Message, Generic[V], tag="started"):
@@ -261,12 +292,26 @@ class Played(_Message, Generic[E], tag="played"):
     bot: str | None = None
 
 
+class Undone(_Message, Generic[E], tag="undone"):
+    """Event: seat ``seat`` took back its last action; ``events``: the game's events saying
+    so (the hex game: one ``took_back``). The game is as it was before that action."""
+
+    version: Version
+    seat: int
+    events: list[E]
+
+
 class Snapshot(_Message, Generic[O, V], tag="snapshot"):
-    """The whole table at event ``version``: ``view`` (``null`` in the lobby) and the lobby."""
+    """The whole table at event ``version``: ``view`` (``null`` in the lobby) and the lobby.
+
+    ``bots``: for each action of the game so far, the bot kind that chose it (``null``: its
+    player), as ``played.bot`` said.
+    """
 
     version: Version
     view: V | None
     lobby: Lobby[O]
+    bots: Annotated[list[Label | None], Meta(max_length=100_000)] = msgspec.field(default_factory=list)
 
 
 class Ack(_Message, tag="ack"):
@@ -306,12 +351,12 @@ class Closing(_Message, tag="closing"):
 
 def _client_union(action: Any, options: Any) -> Any:
     return (Hello | Join | Reclaim | Watch | Configure[options] | Start | Ready | Say
-            | Act[action] | Ping | Pong | Leave)
+            | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave)
 
 
 def _server_union(options: Any, event: Any, view: Any) -> Any:
     return (Welcome | Seated | Watching | Lobby[options] | Started[view] | Played[event]
-            | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing)
+            | Undone[event] | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing)
 
 
 #: What a client may send, its game's fields as plain JSON values.
@@ -333,8 +378,8 @@ def server_message(ruleset: Any) -> Any:
 
 
 #: Rejection codes, in the order the checks run for an ``act``.
-ACT_CHECKS = ("bad_message", "bad_token", "not_started", "game_over", "not_your_turn", "illegal",
-              "stale")
+ACT_CHECKS = ("bad_message", "bad_token", "not_started", "game_over", "paused", "not_your_turn",
+              "illegal", "stale")
 
 #: Every rejection code with its meaning (documented in ``docs/protocol.md``).
 REJECTIONS: dict[str, str] = {
@@ -342,6 +387,7 @@ REJECTIONS: dict[str, str] = {
     "bad_token": "the seat token is wrong, or this connection holds no seat",
     "not_started": "the game has not started",
     "game_over": "the game is over",
+    "paused": "the game is paused (e.g. half-time) until every person says to go on",
     "not_your_turn": "this seat may not act now (it is another seat's turn)",
     "illegal": "the rules forbid the action (the message names the rule)",
     "stale": "the action was decided on an old version; the table has moved on",
@@ -354,6 +400,8 @@ REJECTIONS: dict[str, str] = {
     "not_owner": "only the table's owner may do this",
     "bad_settings": "the settings cannot be used (the message says why)",
     "cannot_start": "the table cannot start yet (the message says why)",
+    "cannot_undo": "nothing of this seat's can be taken back now (the message says why)",
+    "not_finished": "the game is not over (a rematch is asked for at its end)",
 }
 
 #: Codes of :class:`Closing`.

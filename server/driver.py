@@ -1,12 +1,14 @@
 """The table's driver: runs a table (:func:`run`), plays bot seats and stand-ins, ends turns whose timer ran out,
-frees lobby seats whose player did not come back, and prepares the game in the lobby.
+frees lobby seats whose player did not come back, ends a pause that timed out, and
+prepares the game in the lobby.
 
 It wakes when the table changes (``table.wake``) or a deadline comes. A seat that may
 act is played by a bot when it is a bot seat (after ``table.bot_delay``), when its
 player has been away for ``table.grace`` seconds, or when the turn timer ran out; a
 stand-in is the table's bot kind (:attr:`server.table.Table.standin_kind`). Bots think
 in a worker thread on a private copy of what their seat knows
-(:meth:`waddle.ruleset.Match.position`).
+(:meth:`waddle.ruleset.Match.position`). During a pause (half-time) no bot acts; the
+pause ends when its time is up (:meth:`server.table.Table.go_on`).
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class Driver:
                     await table.wake.wait()
             elif table.phase == "lobby":
                 self._free_lost_seats()
+            elif table.pause is not None:
+                table.go_on()  # the pause timed out
             else:
                 await self._bot_turn(due[1])
 
@@ -112,11 +116,14 @@ class Driver:
             times.append(table.turn_started + table.settings.turn_timer)
         return min(times, default=None)
 
-    def _turn_due(self) -> tuple[float, int] | None:
-        """The earliest ``(time, seat number)`` at which a bot should act, or ``None``."""
+    def _turn_due(self) -> tuple[float, int | None] | None:
+        """The earliest ``(time, seat number)`` at which a bot should act (during a pause:
+        ``(its end, None)``), or ``None``."""
         table = self.table
         if table.phase != "playing":
             return None
+        if table.pause is not None:
+            return table.pause.until, None
         dues = [(due, number) for number in sorted(table.match.to_act())
                 if (due := self._seat_due(table.seats[number])) is not None]
         return min(dues, default=None)
@@ -133,8 +140,8 @@ class Driver:
         kind = seat.bot or table.standin_kind
         version = table.version
         action = await self._choose(self._bot(seat, kind), number, kind)
-        if table.version != version or number not in table.match.to_act():
-            return  # somebody acted while the bot was thinking
+        if table.version != version or table.pause is not None or number not in table.match.to_act():
+            return  # somebody acted (or took back) while the bot was thinking
         due = self._seat_due(seat)
         if due is None or due > trio.current_time():
             return  # the player came back while the bot was thinking

@@ -28,7 +28,7 @@ from protocol.messages import PROTOCOL_VERSION, Settings
 from server.seats import Seat
 from waddle.errors import RecordError
 from waddle.files import write_json
-from waddle.journal import Entry, Header, extend, journal_path, line
+from waddle.journal import Entry, Header, extend, journal_path, line, snapshot_version
 from waddle.ruleset import Match, Ruleset, get_ruleset, ruleset_of_record
 
 log = logging.getLogger("waddle.server")
@@ -61,15 +61,19 @@ class SavedTable(msgspec.Struct):
     game: str = "hex"
     code: str | None = None
     table: str = ""
+    version: int = 0
+    games: int = 1
 
 
 def host_part(ruleset: Ruleset, settings: Settings, seats: list[Seat], bots: list[str | None],
-              code: str | None, table: str) -> dict[str, Any]:
-    """The ``host`` part of a save file, JSON-ready."""
+              code: str | None, table: str, *, version: int = 0, games: int = 1) -> dict[str, Any]:
+    """The ``host`` part of a save file, JSON-ready (``version``: the table's event
+    version, past ``1 + actions`` after take-backs or rematches; ``games``: the game's
+    number at the table)."""
     saved = SavedTable(protocol=PROTOCOL_VERSION, game=ruleset.name,
                        settings=msgspec.to_builtins(settings), code=code, table=table,
                        seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted)) for s in seats],
-                       bots=list(bots))
+                       bots=list(bots), version=version, games=games)
     return msgspec.to_builtins(saved)
 
 
@@ -81,7 +85,9 @@ class Resumed:
     match: Match
     settings: Settings
     saved: SavedTable
-    #: The actions recovered from the journal (played on ``match``).
+    #: The event version reached (the snapshot's, then the journal's).
+    version: int = 0
+    #: The actions and take-backs recovered from the journal (played on ``match``).
     recovered: int = 0
 
 
@@ -120,25 +126,30 @@ def read_save(path: str | Path) -> Resumed:
     match = ruleset.load({k: v for k, v in data.items() if k != "host"}, source=str(path))
     if [s.label for s in saved.seats] != list(match.labels) or len(saved.bots) != len(match):
         raise RecordError(f"{path}: host: the seats or bots do not match the record")
-    return Resumed(ruleset, match, settings, saved, _recover(path, match, saved))
+    recovered, version = _recover(path, match, saved)
+    return Resumed(ruleset, match, settings, saved, version, recovered)
 
 
-def _recover(path: Path, match: Match, saved: SavedTable) -> int:
+def _recover(path: Path, match: Match, saved: SavedTable) -> tuple[int, int]:
     """Play the journal of ``path`` on ``match``, noting each action's bot and id in
-    ``saved``; return how many actions it added."""
+    ``saved``; return how many entries it added and the event version reached."""
     try:
-        journal = extend(match, path, table=saved.table)
+        journal = extend(match, path, table=saved.table, version=saved.version)
     except OSError as exc:
         raise RecordError(f"{journal_path(path)}: cannot read the journal: {exc}") from None
     if journal.problem:
         log.warning("%s", journal.problem)
+    version = snapshot_version(match, saved.version) if not journal.entries else journal.entries[-1].version
     for entry in journal.entries:
+        if entry.undo:
+            saved.bots.pop()
+            continue
         saved.bots.append(entry.bot)
         if entry.id is not None:
             saved.seats[entry.seat].acted[entry.id] = entry.version
     if journal.entries:
         log.info("%s: %d action(s) recovered from the journal", path, len(journal.entries))
-    return len(journal.entries)
+    return len(journal.entries), version
 
 
 def _upgrade(host: Any) -> Any:
@@ -225,7 +236,15 @@ class Saver:
         """Write the journal line of the action played as event ``version`` by seat number
         ``seat`` (:class:`waddle.journal.Entry`) through to the operating system. Never
         raises: a failure is logged once, the line kept and retried."""
-        data = line(Entry(version=version, seat=seat, action=action, bot=bot, id=id))
+        self._journal(version, Entry(version=version, seat=seat, action=action, bot=bot, id=id))
+
+    def undo(self, version: int, seat: int) -> None:
+        """Write the journal line of seat number ``seat``'s take-back, event ``version``,
+        as :meth:`append` does an action's."""
+        self._journal(version, Entry(version=version, seat=seat, undo=True))
+
+    def _journal(self, version: int, entry: Entry) -> None:
+        data = line(entry)
         self._tail.append((version, data))
         self._pending += data
         if self._fd is None and self.base == 0 and not self._snapshotting:
@@ -235,6 +254,18 @@ class Saver:
         if not self._dirty:
             self._dirty = True
             self._wake.set()
+
+    def move(self, path: Path) -> None:
+        """Save the game now, blocking, in the current file (its snapshot and journal
+        complete and on the disk, as :meth:`close` does), then keep the next game in
+        ``path`` (a rematch: its :meth:`begin` comes next)."""
+        self._finish()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self.path, self.journal = path, journal_path(path)
+        self.base, self._tail, self._wanted = 0, [], False
+        self._pending.clear()
 
     def checkpoint(self) -> None:
         """Write a new snapshot soon (the save file alone then holds the game; the game's
@@ -247,12 +278,7 @@ class Saver:
         stop; return :attr:`saved`. Idempotent: a second call returns the first's answer."""
         if self._closed is not None:
             return self._closed
-        if self._version() > 0:
-            self._write_pending()
-            if self.base < self._version() and not self._snapshotting:
-                self.begin()
-            if self._fd is not None:
-                self._synced(_fsync(self._fd))
+        self._finish()
         self._closed = self.saved
         if self._fd is not None:
             os.close(self._fd)
@@ -260,6 +286,15 @@ class Saver:
         # the table's callbacks hold the table, which holds this saver: let both go
         self._content = self._version = self._table = self._offload = None
         return self._closed
+
+    def _finish(self) -> None:
+        """Write what is pending, the snapshot if it is behind, and the journal to the disk, blocking."""
+        if self._version() > 0:
+            self._write_pending()
+            if self.base < self._version() and not self._snapshotting:
+                self.begin()  # (else the journal, complete, extends the snapshot being written)
+            if self._fd is not None:
+                self._synced(_fsync(self._fd))
 
     def _write_pending(self) -> bool:
         if self._fd is None:
@@ -357,15 +392,20 @@ class Saver:
     async def _snapshot(self) -> None:
         """Write a snapshot in the background; the journal goes on meanwhile."""
         self._wanted = False
-        version, data = self._version(), self._content()
+        path, version, data = self.path, self._version(), self._content()
         self._snapshotting = True
         try:
-            await self._offload(write_json, self.path, data)
+            await self._offload(write_json, path, data)
         except OSError as exc:
-            self._wanted = True
-            self._fail(f"cannot write the save file {self.path}: {exc}", self._consequence())
+            if path == self.path:
+                self._wanted = True
+                self._fail(f"cannot write the save file {path}: {exc}", self._consequence())
+            else:
+                log.error("cannot write the save file %s: %s; its journal holds the rest of the "
+                          "game", path, exc)
         else:
-            self._snapshot_written(version)
+            if path == self.path and self._closed is None:
+                self._snapshot_written(version)
         finally:
             self._snapshotting = False
 

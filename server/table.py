@@ -6,8 +6,10 @@ event log (:mod:`server.log`) and the :class:`~waddle.ruleset.Match`. Connection
 it decoded messages (:meth:`Table.handle`); it answers and sends each connection what
 its audience (its seat, or the spectators) may see, through the connection's
 non-blocking ``send`` (a bounded queue drained by that connection's writer task), so no
-client can stall another. :func:`server.driver.run` runs it: the driver (bots,
-stand-ins, timers) and the saver (:mod:`server.persistence`). Checks and codes:
+client can stall another. Besides actions it takes back a seat's last action (the
+game's policy), holds the game in a pause the game asks for (half-time) and starts a
+rematch once every person asked. :func:`server.driver.run` runs it: the driver (bots,
+stand-ins, timers, pauses) and the saver (:mod:`server.persistence`). Checks and codes:
 ``docs/protocol.md``.
 """
 
@@ -31,23 +33,28 @@ from protocol.messages import (
     Act,
     Chat,
     Configure,
+    Continue,
     Join,
     Lobby,
     Played,
     Ready,
     Reclaim,
     Rejected,
+    Rematch,
     Say,
     Seated,
     Settings,
     Snapshot,
     Start,
     Started,
+    Undo,
+    Undone,
     Watch,
     Watching,
 )
 from protocol.text import clean, clean_name
 from server.log import Entry, EventLog, audiences, entry_for, frame_of
+from server.pause import Pause
 from server.persistence import Saver, host_part, read_save, restored_seats
 from server.seats import Peer, Seat, Seats, same_secret
 from waddle.errors import IllegalActionError
@@ -62,6 +69,14 @@ from waddle.ruleset import (
 )
 
 log = logging.getLogger("waddle.server")
+
+#: The names bots take at a table, in order (``waddle demo`` names its bots alike).
+BOT_NAMES = ("Pingu", "Tux", "Skipper", "Gunter", "Mumble")
+
+
+def bot_name(number: int, kind: str) -> str:
+    """The name of the ``number``-th bot (from 0) at a table, of ``kind``: ``"Tux (greedy bot)"``."""
+    return f"{BOT_NAMES[number % len(BOT_NAMES)]} ({kind} bot)"
 
 
 class Table:
@@ -84,19 +99,31 @@ class Table:
             map), used instead of what the settings choose.
         seed: seeds the bots, the opening turn order and the game (``None``: random; the
             order then follows the game's own seed, e.g. the standard map's).
+        pause: seconds a pause the game asks for (the hex game: half-time) lasts at most
+            while people have not all said to go on.
     """
 
     def __init__(self, settings: Settings | None = None, *, ruleset: Ruleset | None = None,
                  code: str | None = None, save: str | Path | None = None, grace: float = 30.0,
                  lobby_grace: float = 30.0, standin: str | None = None, bot_delay: float = 0.0,
-                 prepared: Prepared | None = None, seed: int | None = None) -> None:
+                 prepared: Prepared | None = None, seed: int | None = None,
+                 pause: float = 20.0) -> None:
         self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         self.settings = self._complete(settings or Settings())
+        #: The game's options the host itself chose (a file they name, the owner may keep).
+        self.host_options = self.settings.options
         self.code = code or None
         self.grace = grace
         self.lobby_grace = lobby_grace
         self.standin = standin
         self.bot_delay = bot_delay
+        self.pause_timeout = pause
+        #: The pause the game is in (half-time), or ``None``.
+        self.pause: Pause | None = None
+        #: The game's number at this table: 1, then one more for each rematch.
+        self.games = 1
+        #: The people who asked for a rematch of the finished game.
+        self.rematch: set[Seat] = set()
         #: The table's id (``welcome.table``): random, kept by a resume.
         self.id = secrets.token_hex(8)
         self.phase = "lobby"
@@ -119,6 +146,7 @@ class Table:
         self.offload = trio.to_thread.run_sync
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a)) if save else None
+        self._first_save = Path(save) if save else None
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""
@@ -148,10 +176,15 @@ class Table:
     def lobby(self) -> Lobby:
         """The table as everybody sees it (no tokens)."""
         owner = self.seats.owner
-        return Lobby(phase=self.phase, settings=self.settings,
-                     seats=self.seats.info(self.standins, self.standin_kind),
+        pause = self.pause
+        waiting = pause.waiting if pause else set()
+        seats = [msgspec.structs.replace(info, rematch=seat in self.rematch, waiting=seat in waiting)
+                 for seat, info in zip(self.seats, self.seats.info(self.standins, self.standin_kind))]
+        return Lobby(phase=self.phase, settings=self.settings, seats=seats,
                      owner=self.seats.number(owner) if owner else None,
-                     code_required=self.code is not None)
+                     code_required=self.code is not None, game=self.games,
+                     pause=pause.name if pause else None,
+                     pause_left=pause.left(trio.current_time()) if pause else None)
 
     def audience(self, peer: Peer) -> Audience:
         """What ``peer`` may see: its seat's number, or ``None`` for a spectator."""
@@ -161,7 +194,8 @@ class Table:
         """The whole table now as ``audience`` may see it: version, view (``None`` in the
         lobby) and lobby."""
         view = self.match.view(audience) if self.match is not None else None
-        return Snapshot(version=self.version, view=view, lobby=self.lobby())
+        return Snapshot(version=self.version, view=view, lobby=self.lobby(),
+                        bots=list(self.bot_kinds) if view is not None else [])
 
     def seat_of(self, label: str | None) -> Seat | None:
         """The seat labelled ``label``, if any."""
@@ -175,7 +209,7 @@ class Table:
         Raises:
             ValueError: after the start, fewer seats than players already seated, an
                 unknown bot kind, options the game refuses (``from_peer``: sent by a
-                client, which may not name files on the host).
+                client, which may not name files on the host but may keep the host's).
         """
         if self.phase != "lobby":
             raise ValueError("the game has started")
@@ -184,8 +218,10 @@ class Table:
             raise ValueError(f"{len(self.seats)} players are already seated")
         self.ruleset.check_bots(settings.bots)
         self.ruleset.check_options(settings.options, settings.players, prepared=self.fixed,
-                                   from_peer=from_peer)
+                                   from_peer=from_peer, host=self.host_options)
         self.settings = settings
+        if not from_peer:
+            self.host_options = settings.options
         for seat in self.seats:
             seat.ready = False
         self.broadcast_lobby()
@@ -210,28 +246,61 @@ class Table:
         try:
             prepared = self._prepared_now()
             order_seed = self.seed if self.seed is not None else prepared.seed
-            for kind in [bots[min(i, len(bots) - 1)] for i in range(empty)]:
-                self.seats.add(self.seats.unique_name(f"{kind} bot", self._spectator_names()), bot=kind)
+            for i in range(empty):
+                kind = bots[min(i, len(bots) - 1)]
+                self.seats.add(self.seats.unique_name(bot_name(i, kind), self._spectator_names()), bot=kind)
             labels = opening_order([s.label for s in self.seats], self.settings.seat_order, order_seed)
-            self.match = self.ruleset.new_match(prepared, self.settings.options, labels)
+            match = self.ruleset.new_match(prepared, self.settings.options, labels)
         except ValueError as exc:
             for seat in [s for s in self.seats if s.bot is not None]:
                 self.seats.remove(seat)
             raise ValueError(f"cannot make the game: {exc}") from None
-        self.seats.reorder(self.match.labels)
+        self._begin(match)
+
+    def _begin(self, match: Match) -> None:
+        """Play ``match`` (a new game at the table): seats in its order, ``started`` to all."""
+        self.match = match
+        self.seats.reorder(match.labels)
         self.phase = "playing"
+        self.bot_kinds, self.pause = [], None
+        self.standins.clear()
+        self.rematch.clear()
         self.turn_started = now = trio.current_time()
         for seat in self.seats:
             if seat.bot is None and seat.peer is None:
                 seat.away_since = now
-        log.info("game started: %s", ", ".join(f"{s.label} {s.name}" for s in self.seats))
-        entry = entry_for([self.match.view(a) for a in audiences(len(self.seats))],
-                          lambda view: Started(version=1, view=view))
+        log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
+        version = self.version + 1
+        entry = entry_for([match.view(a) for a in audiences(len(self.seats))],
+                          lambda view: Started(version=version, view=view))
         self.log.append(entry)
         if self.saver:
             self.saver.begin()  # blocking: the save file exists before anybody hears of the start
         self._send(entry)
         self.broadcast_lobby()
+
+    def new_game(self) -> None:
+        """A rematch: a new game at the table once the last is over, the same seats, the
+        game's options made afresh from a new seed (:meth:`waddle.ruleset.Ruleset.reseeded`),
+        the opening order rotated by one (the first to act last time acts last); the version
+        goes on counting; the finished game's save file stays, and the new one is saved beside
+        it (``NAME-2.json``, ...).
+
+        Raises:
+            ValueError: the game is not over, or the new game cannot be made.
+        """
+        if self.phase != "finished":
+            raise ValueError("the game is not over")
+        labels = list(self.match.labels)
+        options = self.ruleset.reseeded(self.settings.options, self.rng.randrange(2**31))
+        settings = msgspec.structs.replace(self.settings, options=options)
+        prepared = self.fixed or self.ruleset.prepare(options, settings.players, None)
+        match = self.ruleset.new_match(prepared, options, labels[1:] + labels[:1])
+        if self.saver:
+            self.saver.move(numbered(self._first_save, self.games + 1))  # the last game kept whole
+        self.settings = settings
+        self.games += 1
+        self._begin(match)
 
     @property
     def is_prepared(self) -> bool:
@@ -264,14 +333,23 @@ class Table:
 
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
-        lobby for ``lobby_grace`` seconds, then freed by the driver)."""
+        lobby for ``lobby_grace`` seconds, then freed by the driver); a pause or a rematch
+        no longer waits for it."""
         self.peers.discard(peer)
         seat = peer.seat
         if seat is not None and seat.peer is peer:
             seat.peer = None
             seat.away_since = trio.current_time()
             log.info("%s (%s) disconnected", seat.name, seat.label)
+            if self.pause is not None:
+                self.go_on(seat)
             self.broadcast_lobby()
+            try:
+                self._rematch_if_all_asked()
+            except ValueError as exc:
+                self.rematch.clear()
+                log.warning("cannot make the rematch: %s", exc)
+                self.broadcast_lobby()
 
     def leave(self, peer: Peer) -> None:
         """``peer`` leaves: in the lobby its seat is freed; in a game it is held."""
@@ -287,8 +365,10 @@ class Table:
         peer.close("bye", "goodbye")
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
+        """Refuse ``request`` of ``peer``. The rules' reason for an ``illegal`` action may
+        quote what only that seat may see (its hand), so the log gets its code alone."""
         message = clean(message, MAX_MESSAGE)  # it may quote what the client sent
-        peer.log_rejection(request, code, message)
+        peer.log_rejection(request, code, "the rules' reason, for the seat only" if code == "illegal" else message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
     def _code_ok(self, code: str | None) -> bool:
@@ -435,6 +515,12 @@ class Table:
     def _game_over(self, seat: Seat, message: Act) -> str | None:
         return "the game is over" if self.match.is_over else None
 
+    def _paused(self, seat: Seat, message: Any) -> str | None:
+        if self.pause is None:
+            return None
+        names = ", ".join(s.name for s in self.seats if s in self.pause.waiting)
+        return f"{self.pause.name}: waiting for {names or 'the pause to end'} to go on"
+
     def _not_your_turn(self, seat: Seat, message: Act) -> str | None:
         to_act = self.match.to_act()
         if self.seats.number(seat) in to_act:
@@ -456,12 +542,102 @@ class Table:
 
     #: Each check of :data:`ACT_CHECKS` after ``bad_message``: ``None`` to pass, else why not.
     _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
-                   "not_your_turn": _not_your_turn, "illegal": _illegal, "stale": _stale}
+                   "paused": _paused, "not_your_turn": _not_your_turn, "illegal": _illegal,
+                   "stale": _stale}
+
+    # -- take-backs, pauses and rematches ------------------------------------------------------
+
+    def _undo(self, peer: Peer, message: Undo) -> None:
+        """A take-back: the token, started, over, paused and stale checks of an act, then
+        the game's own policy (:meth:`waddle.ruleset.Match.check_undo`)."""
+        seat = peer.seat
+        for code in ("bad_token", "not_started", "game_over", "stale"):
+            why = self._act_checks[code](self, seat, message)
+            if why is not None:
+                return self._reject(peer, "undo", code, why)
+        try:
+            self.undo(self.seats.number(seat))
+        except IllegalActionError as exc:
+            self._reject(peer, "undo", "cannot_undo", str(exc))
+
+    def undo(self, seat: int) -> int:
+        """Take back the last action of seat number ``seat``, which its player chose
+        (a bot's or stand-in's choice is not theirs to take back); ``undone`` to every
+        audience; a pause that action began ends. Return the new version.
+
+        Raises:
+            waddle.errors.IllegalActionError: not allowed now (the message says why).
+        """
+        if self.bot_kinds and self.bot_kinds[-1] is not None:
+            raise IllegalActionError(f"a {self.bot_kinds[-1]} bot chose the last action, not you")
+        events = self.match.undo(seat)
+        version = self.version + 1
+        if self.saver:
+            self.saver.undo(version, seat)
+        self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
+                               lambda seen: Undone(version=version, seat=seat, events=seen)))
+        self.bot_kinds.pop()
+        self.turn_started = trio.current_time()
+        log.info("%s took back their last action", self.seats[seat].name)
+        if self.pause is not None:
+            self.pause = None
+            self.broadcast_lobby()
+        self.wake.set()
+        return self.version
+
+    def _continue(self, peer: Peer, message: Continue) -> None:
+        if peer.seat is None:
+            return self._reject(peer, "continue", "not_joined", "take a seat first")
+        if self.pause is not None:
+            self.go_on(peer.seat)
+            self.broadcast_lobby()
+
+    def go_on(self, seat: Seat | None = None) -> None:
+        """``seat``'s player says the pause may end (``None``: the pause timed out); it ends
+        once nobody is waited for. Does nothing without a pause."""
+        pause = self.pause
+        if pause is None:
+            return
+        pause.waiting.discard(seat)
+        if seat is None or not pause.waiting:
+            log.info("%s is over", pause.name)
+            self.pause = None
+            self.turn_started = trio.current_time()
+            self.broadcast_lobby()
+
+    def _rematch(self, peer: Peer, message: Rematch) -> None:
+        seat = peer.seat
+        if seat is None:
+            return self._reject(peer, "rematch", "not_joined", "take a seat first")
+        if self.phase != "finished":
+            return self._reject(peer, "rematch", "not_finished", "the game is not over")
+        if message.accept:
+            self.rematch.add(seat)
+        else:
+            self.rematch.discard(seat)
+        self.broadcast_lobby()
+        try:
+            self._rematch_if_all_asked()
+        except ValueError as exc:
+            self.rematch.clear()
+            self._reject(peer, "rematch", "cannot_start", str(exc))
+            self.broadcast_lobby()
+
+    def _rematch_if_all_asked(self) -> None:
+        """Start the rematch once every connected person asked for it (and somebody did).
+
+        Raises:
+            ValueError: the new game cannot be made.
+        """
+        people = {s for s in self.seats if s.bot is None and s.peer is not None}
+        if self.phase == "finished" and self.rematch and people <= self.rematch:
+            self.new_game()
 
     #: What each client message does (functions of the class, so a table holds no
     #: reference to itself and is freed as soon as it is dropped, without a collection).
     _handlers = {Join: _join, Reclaim: _reclaim, Watch: _watch, Configure: _configure,
-                 Start: _start, Ready: _ready, Say: _say, Act: _act}
+                 Start: _start, Ready: _ready, Say: _say, Act: _act, Undo: _undo,
+                 Rematch: _rematch, Continue: _continue}
 
     def apply(self, seat: int, action: Any, bot: str | None, id: str | None = None) -> int:
         """Play a legal ``action`` for seat number ``seat`` (chosen by ``bot``, ``None``:
@@ -480,7 +656,15 @@ class Table:
             self.saver.append(version, seat, action, bot, id)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
-        self.turn_started = trio.current_time()
+        self.turn_started = now = trio.current_time()
+        pause = self.match.pause_after(events)
+        if pause is not None and self.saver:
+            self.saver.checkpoint()  # the half is over: the save file alone holds it
+        people = {s for s in self.seats if s.bot is None and s.peer is not None}
+        if pause is not None and people and not self.match.is_over:
+            self.pause = Pause(pause, now + self.pause_timeout, people)
+            log.info("%s: waiting for every player to go on", pause)
+            self.broadcast_lobby()
         if self.match.is_over:
             self.phase = "finished"
             winners = [self.seats[n].label for n in self.match.outcome().winners]
@@ -511,9 +695,11 @@ class Table:
     # -- saving and resuming ----------------------------------------------------------------------
 
     def save_data(self) -> dict[str, Any]:
-        """The save file's content: the game record plus ``host`` (settings, seats with tokens)."""
+        """The save file's content: the game record plus ``host`` (settings, seats with
+        tokens, the event version and the game's number at the table)."""
         return self.match.record(host=host_part(self.ruleset, self.settings, list(self.seats),
-                                                self.bot_kinds, self.code, self.id))
+                                                self.bot_kinds, self.code, self.id,
+                                                version=self.version, games=self.games))
 
     async def flush(self) -> None:
         """Wait until the save file alone holds the current version, its journal folded
@@ -537,7 +723,17 @@ class Table:
         table.id = resumed.saved.table or table.id
         table.match = resumed.match
         table.seats.restore(restored_seats(resumed, table.ruleset.seats))
-        table.log = EventLog(base=1 + len(resumed.match))
+        table.log = EventLog(base=resumed.version)  # take-backs are events too
+        table.games = resumed.saved.games
         table.bot_kinds = list(resumed.saved.bots)
         table.phase = "finished" if resumed.match.is_over else "playing"
         return table
+
+
+def numbered(path: Path, number: int) -> Path:
+    """``path`` for the ``number``-th game at the table: ``game.json`` -> ``game-2.json``
+    (``x.waddle.json`` -> ``x-2.waddle.json``); the first game keeps ``path``."""
+    if number <= 1:
+        return path
+    stem, dot, rest = path.name.partition(".")
+    return path.with_name(f"{stem}-{number}{dot}{rest}")

@@ -64,7 +64,7 @@ def test_demo_bad_bots_is_one_line(capsys):
 
 
 def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
-    import waddle.hex.bots
+    from waddle.hex.ruleset import RULESET
 
     class Broken:
         name = "broken"
@@ -72,13 +72,13 @@ def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
         def choose(self, game):
             raise ZeroDivisionError("the bot divided by zero")
 
-    real = waddle.hex.bots.make_bot
-    monkeypatch.setattr(waddle.hex.bots, "make_bot",
+    real = RULESET.make_bot
+    monkeypatch.setattr(RULESET, "make_bot",
                         lambda kind, seed, **kw: Broken() if seed % 10 == 1 else real(kind, seed, **kw))
     assert main(["demo", "--players", "2", "--seed", "3", "--pace", "0", "--bots", "random"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert "Tux (random) stopped: ZeroDivisionError: the bot divided by zero" in err
+    assert "Tux (random bot) stopped: ZeroDivisionError: the bot divided by zero" in err
 
 
 @contextmanager

@@ -272,7 +272,7 @@ def test_the_schema_types_each_game_s_actions_events_and_views():
     assert {ref["$ref"].rsplit("/", 1)[1] for ref in action["anyOf"]} == {"Place", "Scout"}
     events = defs["Played"]["properties"]["events"]["items"]["anyOf"]
     assert {ref["$ref"].rsplit("/", 1)[1] for ref in events} == {
-        "Placed", "Scouted", "RoundEnded", "HalfEnded", "GameEnded"}
+        "Placed", "Scouted", "RoundEnded", "HalfEnded", "GameEnded", "TookBack"}
     assert defs["Started"]["properties"]["view"]["$ref"].endswith("/HexViewData")
     assert defs["Settings"]["properties"]["options"]["anyOf"][0]["$ref"].endswith("/HexOptions")
 

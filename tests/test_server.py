@@ -76,7 +76,7 @@ async def test_owner_configures_and_the_lobby_shows_it(autojump_clock):
             started = await bob.expect(protocol.Started)
     assert started.view.mirror_match is True
     assert len(started.view.players) == 3
-    assert host.table.seats[2].bot == "random" and host.table.seats[2].name == "random bot"
+    assert host.table.seats[2].bot == "random" and host.table.seats[2].name == "Pingu (random bot)"
 
 
 async def test_ready_starts_only_a_full_table(autojump_clock):
@@ -125,7 +125,7 @@ async def test_a_name_already_at_the_table_gets_a_number(autojump_clock):
             await ada.send(protocol.Start())
             await ada.expect(protocol.Started)
     assert (chat.name, chat.label) == ("OWN (2)", "blue") and (back.name, back.label) == ("own (3)", None)
-    assert [s.name for s in host.table.seats if s.bot] == ["random bot", "random bot (2)"]
+    assert [s.name for s in host.table.seats if s.bot] == ["Pingu (random bot)", "Tux (random bot)"]
 
 
 async def test_names_with_escape_sequences_and_rtl_overrides_are_cleaned_everywhere(autojump_clock):

@@ -109,6 +109,10 @@ class Client:
             assert message.seat in self.view.to_act()
             self.view.apply(message.events)
             self.version = message.version
+        elif isinstance(message, protocol.Undone):
+            assert message.version == self.version + 1, (message.version, self.version)
+            self.view.undo(message.events)
+            self.version = message.version
 
     async def send(self, message: Any) -> None:
         async with self._lock:
@@ -167,14 +171,29 @@ class Client:
     def my_turn(self) -> bool:
         return self.game is not None and not self.game.is_over and self.game.current_player == self.label
 
+    def waited_for(self) -> bool:
+        """Whether the table's pause waits for this seat."""
+        return self.lobby is not None and self.lobby.pause is not None and any(
+            s.waiting and s.label == self.label for s in self.lobby.seats)
+
     async def play_randomly(self, rng: random.Random) -> None:
         """Play random legal actions on this seat's turns until the game ends."""
         while True:
-            await self.until(lambda: self.game is not None and (self.game.is_over or self.my_turn()))
+            await self.until(lambda: self.game is not None and (self.game.is_over or self.my_turn()
+                                                                 or self.waited_for()))
             if self.game.is_over:
                 return
+            if self.waited_for():
+                await self.send(protocol.Continue())
+                await self.until(lambda: not self.waited_for())
+                continue
+            if self.lobby.pause is not None:
+                await self.until(lambda: self.lobby.pause is None)
             id = await self.act(rng.choice(self.game.legal_actions()))
             reply = await self.reply(id)
+            if isinstance(reply, protocol.Rejected) and reply.code == "paused":
+                await self.until(lambda: self.lobby.pause is not None)  # the pause's lobby comes next
+                continue
             assert isinstance(reply, protocol.Ack), reply
 
 

@@ -345,3 +345,25 @@ async def test_a_returning_spectator_gets_exactly_the_missed_events(autojump_clo
     assert [m.version for m in back.of(protocol.Played)] == [2, 3]
     assert not back.of(protocol.Snapshot) and back.game.moves == host.table.match.game.moves
     assert reply.code == "bad_token"  # spectators cannot act
+
+
+async def test_a_save_written_by_protocol_1_resumes_and_its_seat_is_reclaimed(tmp_path, autojump_clock):
+    # tests/data/save-files/protocol-1.json: written by the host before protocol 2 (seats by
+    # colour, the hex options among the settings: real-time score on), 6 actions in, Ada
+    # (red) against a bot
+    old = json.loads((Path(__file__).parent / "data" / "save-files" / "protocol-1.json").read_text())
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps(old))
+    async with hosting(config(resume=save, prepared=None)) as (host, connect):
+        table = host.table
+        assert table.phase == "playing" and table.version == 1 + len(old["actions"]) == 7
+        assert [s.label for s in table.seats] == ["red", "blue"] and table.settings.players == 2
+        with trio.fail_after(20):
+            ada = await connect()
+            await ada.hello()
+            await ada.send(protocol.Reclaim(token=old["host"]["seats"][0]["token"], last_version=0))
+            await ada.expect(protocol.Seated, label="red", name="Ada")
+            snapshot = await ada.expect(protocol.Snapshot)
+    assert len(snapshot.view.moves) == 6
+    assert snapshot.lobby.settings.options == HexOptions(realtime_score=True)  # moved into options
+    assert snapshot.lobby.settings.bots == ["random"]

@@ -280,12 +280,12 @@ def test_scout_asks_for_confirmation():
     async def test(d):
         moves = await first_turn(d)
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B: no more places this round, first next round? y/n")
         d.keys("n")
-        await d.until(lambda: "Scout ahead?" not in d.text(), "the question closed")
+        await d.until(lambda: "Scout to" not in d.text(), "the question closed")
         assert len(d.state.view.game) == moves
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B")
         d.keys("y")
         await d.until(lambda: len(d.state.view.game) > moves, "the scout applied")
         assert d.state.view.game.moves[moves] == ("red", SCOUT)
@@ -296,7 +296,9 @@ def test_scout_asks_for_confirmation():
 def test_help_opens_and_any_key_closes_it():
     async def test(d):
         d.keys("?")
-        await d.shows("Keys", "scout (asks to confirm)", "Press any key")
+        await d.shows("Keys", "scout (asks", "Tab: next page")
+        d.keys("\t")
+        await d.shows("Rules", "Your turn:")
         d.keys("x")
         await d.shows("Seats")
         await start(d)
@@ -346,6 +348,22 @@ def test_quitting_after_the_window_grew_leaves_the_alternate_screen_blank(tmp_pa
     play(test, players=2, tmp=tmp_path, screen=screen)
     assert screen.terminal.left_alternate is not None
     assert screen.terminal.left_alternate.strip() == ""
+
+
+def test_ctrl_l_draws_the_whole_screen_again_after_stray_output():
+    screen = TerminalScreen(80, 24)
+
+    async def test(d):
+        await start(d)
+        await d.until(lambda: "Track A" in screen.terminal.text(), "the game on the terminal")
+        screen.terminal.write("\x1b[5;50Hstray output from somewhere\x1b[12;1Hmore of it")
+        assert "stray output" in screen.terminal.text()
+        d.keys("\x0c")  # Ctrl-L
+        await d.until(lambda: "stray output" not in screen.terminal.text()
+                      and "more of it" not in screen.terminal.text()
+                      and "Track A" in screen.terminal.text(), "the screen drawn again")
+
+    play(test, screen=screen)
 
 
 def test_too_small_names_the_smallest_window_that_shows_this_map():
@@ -524,6 +542,34 @@ def test_names_are_fitted_by_terminal_columns_so_wide_characters_keep_the_column
     from client.ui.text import fit
 
     assert fit("ab", 4) == "ab  "
-    assert fit("企鹅x", 4) == "企鹅"
-    assert fit("企鹅", 3) == "企 "
-    assert fit("abcdef", 3) == "abc"
+    assert fit("企鹅x", 4) == "企… "  # cut: an ellipsis takes the last column
+    assert fit("企鹅", 3) == "企…"
+    assert fit("abcdef", 3) == "ab…"
+    assert fit("abcdef", 3, ascii=True) == "ab~"
+
+
+def test_half_time_keeps_the_first_half_on_screen_until_a_key():
+    settings = Settings(players=2, bots=["random"],
+                        options=HexOptions(map=StandardMap(seed=5), mirror_match=True))
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice"}, server=server)
+
+    async def test(d):
+        await start(d)
+        while d.state.pause is None:
+            await d.until(lambda: d.state.pause is not None or (
+                d.state.my_turn and "YOUR TURN" in d.text()), "my turn or half-time")
+            if d.state.pause is None:
+                moves = len(d.state.view.game)
+                d.keys("\r")
+                await d.until(lambda moves=moves: len(d.state.view.game) > moves or d.state.pause, "my move")
+        await d.shows("HALF-TIME", "any key goes on to half 2", "Half 1 is over")
+        half = d.state.view.game.moves_of_half(1)
+        assert d.state.view.game.half == 2 and d.text().count("waddles pools total") == 1
+        assert len(d.state.view.game.moves_of_half(2)) == 0  # nobody plays meanwhile, not even the bot
+        d.keys("x")
+        await d.until(lambda: d.state.pause is None, "the second half")
+        await d.until(lambda: "HALF-TIME" not in d.text() and "half 2 of 2" in d.text(), "half 2 on screen")
+        assert d.state.view.game.moves_of_half(1) == half
+
+    play(test, session=session)

@@ -150,7 +150,7 @@ def test_the_last_placement_is_styled_but_adds_no_characters():
     game = played(3, 2, moves=5)
     hex = [a.hex for _, a in game.moves if isinstance(a, Place)][-1]
     plain = render_board(game.map, game.tokens, width=120, height=40)
-    marked = render_board(game.map, game.tokens, width=120, height=40, last=hex)
+    marked = render_board(game.map, game.tokens, width=120, height=40, last={hex})
     assert marked.text() == plain.text()
     styled = "".join(f[1] for f in marked.fragments() if "class:last" in f[0])
     assert LETTER[game.tokens[hex][0]] in styled

@@ -112,6 +112,15 @@ class FakeSession:
     def ready(self, ready: bool) -> bool:
         return self._wish("ready", ready)
 
+    def undo(self) -> bool:
+        return self._wish("undo")
+
+    def go_on(self) -> bool:
+        return self._wish("go_on")
+
+    def rematch(self, accept: bool) -> bool:
+        return self._wish("rematch", accept)
+
 
 def controller(state: TableState, **options) -> Controller:
     """A controller over ``state`` (its game's view made), with a :class:`FakeSession`."""

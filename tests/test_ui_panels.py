@@ -116,7 +116,8 @@ def test_the_score_table_names_use_the_width_there_is(record):
 
 def test_the_score_table_fits_a_narrow_panel_winners_starred():
     state = finished_table()
-    table = [text(line) for line in hex_panels.score_table(state, state.label, 34)]
+    result = state.view.game.result()
+    table = [text(line) for line in hex_panels.score_table(state, result, state.label, 34)]
     assert table[0] == " " * 13 + "waddles pools total"
     assert all(len(line) <= 34 for line in table)
     assert table[1].endswith(" ★")
@@ -170,11 +171,18 @@ def test_the_hints_use_their_long_forms_where_they_fit():
 
 
 @pytest.mark.parametrize("columns, rows", [(60, 14), (70, 14), (80, 22), (60, 22)])
-def test_the_help_fits_the_window_and_lists_every_key(columns, rows):
+def test_the_help_fits_the_window_and_lists_every_key_then_the_rules(columns, rows):
     view = controller(playing_table()).view
-    shown = lines(panels.help_screen(view, columns, rows))
-    assert len(shown) <= rows
+    pages = [lines(panels.help_screen(view, columns, rows, page)) for page in range(10)]
+    count = len(panels.help_pages(view, columns, rows))
+    assert pages[count] == pages[0]  # the pages go round
+    shown = [line for page in pages[:count] for line in page]
+    assert all(len(page) <= rows for page in pages)
     assert all(len(line) <= columns for line in shown)
-    for keys, _, _ in [*view.help(), *panels.HELP]:
+    for keys, _, _ in [*view.help(), ("u", "", ""), ("v", "", ""), *panels.HELP]:
         assert any(line.startswith(f"  {keys}") for line in shown)
-    assert "any key" in text(panels.help_screen(view, columns, rows))
+    words = " ".join(shown)
+    for rule in ("Last player", "Round end", "Scoring", "2 players", "Mirror match", "scout"):
+        assert rule in words
+    assert all("any other key goes back" in page[-1] for page in pages)
+    assert f"page 1/{count}, Tab: next page" in pages[0][-1]

@@ -110,16 +110,19 @@ def test_a_turn_timer_counts_down_in_the_banner_from_each_new_turn():
     assert control.ui.turn_deadline >= first
 
 
-def test_last_placed_is_the_newest_placement_of_the_board_shown():
+def test_last_placed_is_each_players_newest_placement_of_the_half():
     game = Game(standard_map(3, 4), NAMES)
     state = table_state(seats("Ann", "Bob", "Cy"), label="red")
     control = controller(state)
     start(state, game)
-    assert control.view.last_placed() is None
+    assert control.view.last_placed(1) == set()
     first = game.legal_actions()[0]
     play(state, game, first)
     play(state, game, next(a for a in game.legal_actions() if not isinstance(a, Place)))
-    assert control.view.last_placed() == first.hex
+    assert control.view.last_placed(1) == {first.hex}
+    third = game.legal_actions()[0]
+    play(state, game, third)  # yellow's; red's stays marked
+    assert control.view.last_placed(1) == {first.hex, third.hex}
 
 
 def test_chat_lines_show_the_speakers_seat_letter_so_names_cannot_be_spoofed():

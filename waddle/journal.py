@@ -43,16 +43,19 @@ class Header(msgspec.Struct, kw_only=True):
     base: int
 
 
-class Entry(msgspec.Struct, Generic[A], kw_only=True):
+class Entry(msgspec.Struct, Generic[A], kw_only=True, omit_defaults=True):
     """One action: its event ``version``, the ``seat`` number that played it, the
     ``action`` (the ruleset's action type), the ``bot`` kind that chose it (``None``: its
-    player) and the client's action ``id`` (``None`` for a bot's)."""
+    player) and the client's action ``id`` (``None`` for a bot's). A take-back
+    (:meth:`waddle.ruleset.Match.undo`) is an entry too: ``undo`` true, no ``action``
+    (the seat takes back its last one)."""
 
     version: int
     seat: int
-    action: A
+    action: A | None = None
     bot: str | None = None
     id: str | None = None
+    undo: bool = False
 
 
 _encoder = msgspec.json.Encoder()
@@ -157,9 +160,13 @@ def _entry(raw: bytes, decoder: msgspec.json.Decoder) -> Entry | None:
         return None
 
 
-def extend(match: Any, save: str | Path, *, table: str) -> Journal:
+def extend(match: Any, save: str | Path, *, table: str, version: int = 0) -> Journal:
     """Play on ``match`` (a :class:`waddle.ruleset.Match` loaded from the save file
-    ``save`` of table ``table``) the actions its journal adds.
+    ``save`` of table ``table``) the actions and take-backs its journal adds.
+
+    ``version`` is the event version the save file holds (its ``host.version``; 0 if it
+    has none: then 1 + its actions, as without take-backs); the journal's entries follow
+    it (:func:`snapshot_version`).
 
     Returns the journal read (:func:`read`), its ``entries`` cut to those played: an
     entry the game refuses ends them, and ``problem`` says so.
@@ -168,29 +175,55 @@ def extend(match: Any, save: str | Path, *, table: str) -> Journal:
         OSError: the journal exists but cannot be read.
     """
     path = journal_path(save)
-    base = 1 + len(match)
+    base = snapshot_version(match, version)
     journal = read(path, match.ruleset.action_type, table=table, base=base)
     try:
-        replay(match, journal.entries, source=str(path))
-    except RecordError as exc:
+        replay(match, journal.entries, source=str(path), base=base)
+    except Refused as exc:
         journal.problem = f"{exc}; it and the actions after it are left out"
-    journal.entries = journal.entries[:1 + len(match) - base]
+        journal.entries = journal.entries[:exc.played]
     return journal
 
 
-def replay(match: Any, entries: Sequence[Entry], *, source: str) -> None:
-    """Play ``entries`` on ``match`` (a :class:`waddle.ruleset.Match`), in order.
+def snapshot_version(match: Any, version: int) -> int:
+    """The event version of a save file whose match is ``match`` and whose ``host.version``
+    is ``version`` (0: none, a save written before take-backs and rematches): at least
+    1 + its actions (event 1 is the start)."""
+    return max(version, 1 + len(match))
+
+
+class Refused(RecordError):
+    """An entry the game refused; the ``played`` entries before it were played."""
+
+    def __init__(self, message: str, played: int) -> None:
+        super().__init__(message)
+        self.played = played
+
+
+def replay(match: Any, entries: Sequence[Entry], *, source: str, base: int | None = None) -> None:
+    """Play ``entries`` on ``match`` (a :class:`waddle.ruleset.Match` at event version
+    ``base``; ``None``: 1 + its actions, as without take-backs), in order: an action
+    through ``Match.apply``, a take-back through ``Match.undo``.
 
     Raises:
-        RecordError: an entry is not legal in the game it extends (naming ``source``,
-            the entry's version and the rule); the entries before it are played.
+        Refused: an entry does not follow the version reached, or is not legal in the
+            game it extends (naming ``source``, the entry's version and the rule); the
+            entries before it are played.
     """
-    for entry in entries:
-        if entry.version != 2 + len(match):
-            raise RecordError(f"{source}: version {entry.version} does not follow the saved game "
-                              f"({1 + len(match)})")
+    version = 1 + len(match) if base is None else base
+    for played, entry in enumerate(entries):
+        if entry.version != version + 1:
+            raise Refused(f"{source}: version {entry.version} does not follow the saved game "
+                          f"({version})", played)
         try:
-            match.apply(entry.seat, entry.action)
+            if entry.undo:
+                match.undo(entry.seat)
+            elif entry.action is None:
+                raise ValueError("no action")
+            else:
+                match.apply(entry.seat, entry.action)
         except (ValueError, IndexError) as exc:
-            raise RecordError(f"{source}: version {entry.version} (seat {entry.seat}) is illegal: "
-                              f"{exc}") from None
+            what = ", a take-back" if entry.undo else ""
+            raise Refused(f"{source}: version {entry.version} (seat {entry.seat}{what}) is illegal: "
+                          f"{exc}", played) from None
+        version += 1

@@ -70,6 +70,8 @@ def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
 
 
 async def _play(host: str, port: int, args: argparse.Namespace) -> int:
+    import functools
+
     import trio
 
     from client.botplay import play, start_when_full
@@ -94,7 +96,7 @@ async def _play(host: str, port: int, args: argparse.Namespace) -> int:
                 await start_when_full(client, on_refused=print_refusal)
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
-                    nursery.start_soon(print_moves, client)
+                    await nursery.start(functools.partial(print_moves, client))
                 await play(client, bot, ready=not args.start,
                            on_rejected=lambda exc: print(f"rejected: {clean(str(exc))}"))
                 nursery.cancel_scope.cancel()
@@ -125,8 +127,10 @@ def print_refusal(rejected) -> None:
           f"starting once every seat is filled", flush=True)
 
 
-async def print_moves(client) -> None:
-    """Print every ``played`` event of ``client`` as a line, as it arrives.
+async def print_moves(client, *, task_status=None) -> None:
+    """Print every ``played`` (and, in a game with take-backs, ``undone``) event of
+    ``client`` as a line, as it arrives, until the game is over; for ``nursery.start``
+    (started once it follows the events).
 
     If the output's reader goes away (``waddle demo | head``), standard output is sent
     to the null device from then on and the game plays on.
@@ -135,13 +139,22 @@ async def print_moves(client) -> None:
     import sys
 
     from client.games import part
-    from protocol import Played
+    from protocol import Played, Undone
 
     text = part(client.state.ruleset.name, "text")
-    async for message in client.events():
-        if isinstance(message, Played):
+    lines = {Played: text.move_line, Undone: getattr(text, "undo_line", None)}
+    events = client.events()
+    if task_status is not None:
+        task_status.started()
+    if client.state.finished:
+        return
+    async for message in events:
+        line = lines.get(type(message))
+        if line is not None:
             try:
-                print(text.move_line(message, client.state.name_of), flush=True)
+                print(line(message, client.state.view.labels, client.state.name_of), flush=True)
             except BrokenPipeError:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return
+        if client.state.finished:
+            return

@@ -49,4 +49,25 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
     session = RemoteSession(host, port, client_options={
         "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
         **client_options})
-    return run_ui(session, args)
+    status = run_ui(session, args)
+    message = come_back(session.state, args)
+    if message:
+        print(message, flush=True)
+    return status
+
+
+def come_back(state, args: argparse.Namespace) -> str | None:
+    """What a player who left a table (``state``, as the UI last saw it) is told on the way
+    out: that the seat is kept and the command that takes it back; ``None`` for a
+    spectator, a finished game or a client that never sat down."""
+    import shlex
+
+    if state.seat is None or state.phase not in ("lobby", "playing"):
+        return None
+    again = f"waddle join {args.address} --name {shlex.quote(args.name)}"
+    if args.code:
+        again += f" --code {shlex.quote(args.code)}"
+    if state.phase == "lobby":
+        return f"You left the lobby; your seat is held for a short while. Join again with:  {again}"
+    return ("You left the game; your seat is kept (a bot plays your turns meanwhile). "
+            f"Come back with:  {again}")

@@ -51,14 +51,14 @@ def load(path: str):
     match = ruleset.load(data, source=source)
     host = data.get("host")
     if path != "-" and isinstance(host, dict):
-        _follow_journal(match, path, str(host.get("table", "")))
+        _follow_journal(match, path, host)
     return match
 
 
-def _follow_journal(match, path: str, table: str) -> None:
-    """Play on ``match`` the actions of the host's journal beside the save file ``path``
-    (a host stopped mid-game keeps its last actions there); what it leaves out is one
-    line on stderr."""
+def _follow_journal(match, path: str, host: dict) -> None:
+    """Play on ``match`` the actions and take-backs of the host's journal beside the save
+    file ``path`` (``host``: its ``host`` part; a host stopped mid-game keeps its last
+    actions there); what it leaves out is one line on stderr."""
     import sys
 
     from protocol.text import clean
@@ -66,7 +66,9 @@ def _follow_journal(match, path: str, table: str) -> None:
     from waddle.journal import extend
 
     try:
-        journal = extend(match, path, table=table)
+        version = host.get("version")
+        journal = extend(match, path, table=str(host.get("table", "")),
+                         version=version if type(version) is int else 0)
     except OSError as exc:
         raise RecordError(f"{path}: cannot read its journal: {exc}") from None
     if journal.problem:

@@ -4,10 +4,12 @@ A game's package holds the modules the game-neutral client finds by the ruleset'
 (:func:`part`):
 
 - ``text``: the game as plain text for headless clients and the command line:
-  ``move_line(played, name_of)``, ``score_lines(outcome, labels, name_of)``,
-  ``report(match)`` (the board and the score breakdown), ``result_json(match)``.
-- ``cli``: its command-line options: ``add_arguments(parser)`` and ``options_from(args)``
-  (the ruleset's options), ``describe(options)`` for the host's banner.
+  ``move_line(played, labels, name_of)``, ``undo_line(undone, labels, name_of)`` (a game
+  with take-backs), ``score_lines(outcome, labels, name_of)``, ``report(match)`` (the
+  board and the score breakdown), ``result_json(match)``.
+- ``cli``: its command-line options: ``add_arguments(parser)`` (each ``None`` unless
+  given), ``given(args)`` (the flags of its options given, so that another game's
+  command refuses them) and ``options_from(args)`` (the ruleset's options).
 - ``ui``: its terminal view (:class:`client.ui.gameview.GameView`): board, panels,
   keys, hints, help, lobby fields and event lines.
 

@@ -81,18 +81,20 @@ class WaddleApp:
         ascii: 7-bit characters only.
         colour: use colour (``False`` for ``NO_COLOR``).
         mouse: ask the terminal for mouse clicks.
+        bell: ring the terminal bell when your turn starts (the window title says so too).
         input, output: prompt-toolkit input and output (tests pass a pipe input and a
             dummy output); default: the terminal.
     """
 
     def __init__(self, session, *, ascii: bool = False, colour: bool = True,
-                 mouse: bool = True, input=None, output=None) -> None:
+                 mouse: bool = True, bell: bool = True, input=None, output=None) -> None:
         self.session = session
         self.ascii = ascii
         self._frame_cache: tuple[tuple, _Frame] | None = None
         self.output = output or create_output()
-        self.controller = Controller(session, ascii=ascii, redraw=self._invalidate,
-                                     focus=self._focus_for, exit=self.exit)
+        self.controller = Controller(session, ascii=ascii, bell=bell, redraw=self._invalidate,
+                                     focus=self._focus_for, exit=self.exit, alert=self._alert,
+                                     clear=self._clear, visible=lambda: self._screen() == "game")
         self._focus = Window(FormattedTextControl(self._banner, focusable=True), height=1)
         self._chat_window = Window(BufferControl(self.controller.chat), height=1,
                                    get_line_prefix=lambda *_: [("class:key", " say: ")])
@@ -130,6 +132,7 @@ class WaddleApp:
         # meanwhile joined it (Esc on the chat line was slow and could be swallowed).
         self.application.ttimeoutlen = ESCAPE_WAIT
         self.application.timeoutlen = ESCAPE_WAIT
+        self.application.before_render += lambda _: self.controller.tick()
         self.controller.changed()
 
     @property
@@ -145,6 +148,18 @@ class WaddleApp:
     def _invalidate(self) -> None:
         if hasattr(self, "application"):
             self.application.invalidate()
+
+    def _alert(self, ring: bool, title: str) -> None:
+        """Set the window title and, if ``ring``, ring the terminal's bell."""
+        self.output.set_title(title)
+        if ring:
+            self.output.bell()
+        self.output.flush()
+
+    def _clear(self) -> None:
+        """Erase the terminal and draw the whole screen again on the next frame."""
+        if hasattr(self, "application") and self.application.is_running:
+            self.application.renderer.clear()
 
     def _focus_for(self, mode: Mode) -> None:
         self.application.layout.focus(self._chat_window if mode == "chat" else self._focus)
@@ -187,7 +202,6 @@ class WaddleApp:
             screen = "lobby"
         elif self._frame().board is None:
             screen = "small"
-        self.controller.board_visible = screen == "game"
         return screen
 
     def _needed_size(self) -> tuple[int, int]:
@@ -243,7 +257,8 @@ class WaddleApp:
         screen = self._screen()
         columns, rows = self._size()
         if screen == "help":
-            return panels.help_screen(self.controller.view, columns, rows - 2)
+            return panels.help_screen(self.controller.view, columns, rows - 2, self.ui.help_page,
+                                      ascii=self.ascii)
         if screen == "lobby":
             return lobby_screen(self.state, self.ui, self.controller.view, rows - 2,
                                 address=self.session.address, ascii=self.ascii)
@@ -284,4 +299,6 @@ async def run_app(app: WaddleApp) -> None:
     finally:
         scope.cancel()
         outcome = await done
+        app.output.clear_title()
+        app.output.flush()
     outcome.unwrap()

@@ -117,6 +117,33 @@ class GameView(ABC):
         """What the board's marks mean, for the help (empty: nothing to say)."""
         return ""
 
+    def rules(self) -> list[str]:
+        """The game's rules for the help's rules pages, one paragraph a string (a paragraph
+        may start with a heading ending in a colon)."""
+        return []
+
+    def scores_available(self) -> bool:
+        """Whether the score view (the ``v`` key, :attr:`UIState.scores`) can be shown now."""
+        return False
+
+    def score_help(self) -> tuple[str, str] | None:
+        """What the score view (``v``) shows, for the help: ``(long, short)``; ``None``: the
+        game has no score view."""
+        return None
+
+    def scores_closed(self) -> str:
+        """What ``v`` says while the score view cannot be shown."""
+        return "there is no score view now"
+
+    def undo_help(self) -> tuple[str, str] | None:
+        """What a take-back (``u``) takes back, for the help: ``(long, short)``; ``None``:
+        the game has no take-backs."""
+        return None
+
+    def pause_hint(self, pause: str) -> Fragments:
+        """What the banner says during the table's pause called ``pause`` (e.g. half-time)."""
+        return [("", f" {pause}: press any key to go on")]
+
     def lobby_fields(self) -> list[Field]:
         """The game's own lobby settings (shown between the seat count and the timer)."""
         return []

@@ -36,13 +36,35 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     normal = in_mode("normal")
     lobby = normal & Condition(lambda: controller.state.phase == "lobby")
     on_board = normal & Condition(lambda: controller.board_visible)
-    playing = on_board & Condition(lambda: controller.state.phase == "playing")
+    paused = Condition(lambda: controller.state.pause is not None)
+    playing = on_board & Condition(lambda: controller.state.phase == "playing") & ~paused
     finished = on_board & Condition(lambda: controller.state.phase == "finished")
+    waited_for = on_board & Condition(lambda: controller.state.waiting_for_me)
 
     @kb.add("c-c")
     @kb.add("<sigint>")
     def _(event):
         controller.request_quit(force=ui.mode == "confirm")
+
+    @kb.add("c-l")
+    def _(event):
+        controller.refresh()
+
+    @kb.add(Keys.Any, filter=waited_for)
+    def _(event):
+        controller.go_on()
+
+    @kb.add("u", filter=playing)
+    def _(event):
+        controller.undo()
+
+    @kb.add("v", filter=playing | finished)
+    def _(event):
+        controller.toggle_scores()
+
+    @kb.add("r", filter=finished)
+    def _(event):
+        controller.toggle_rematch()
 
     @kb.add("q", filter=normal)
     def _(event):
@@ -51,6 +73,9 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     @kb.add(Keys.Any, filter=in_mode("help"))
     def _(event):
         controller.set_mode("normal")
+
+    for key, step in (("tab", 1), ("right", 1), ("pagedown", 1), ("s-tab", -1), ("left", -1), ("pageup", -1)):
+        kb.add(key, filter=in_mode("help"))(lambda event, step=step: controller.help_page(step))
 
     @kb.add(Keys.Any, filter=in_mode("confirm"))
     def _(event):

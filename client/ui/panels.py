@@ -12,13 +12,24 @@ import time
 
 from client.state import TableState
 from client.ui.gameview import GameView
-from client.ui.text import Fragments, chat_line, fit_left, join_lines, player_label
+from client.ui.text import (
+    Fragments,
+    chat_line,
+    cut_line,
+    fit_left,
+    join_lines,
+    player_label,
+    player_names,
+)
 from client.ui.uistate import UIState
 
-#: The shell's keys in the help, after the game's: (keys, what they do, in short).
+#: The shell's keys in the help, after the game's and its take-back (``u``) and score
+#: view (``v``), if it has them: (keys, what they do, in short).
 HELP = (
+    ("r", "game over: ask for a rematch (again: withdraw)", "rematch"),
     ("c or /", "write a chat line; Enter sends, Esc cancels", "chat; Esc cancels"),
-    ("?", "this help; any key closes it", "this help"),
+    ("?", "this help (Tab: the rules); any other key closes it", "this help"),
+    ("Ctrl-L", "draw the whole screen again", "redraw"),
     ("q / Ctrl-C", "quit (asks to confirm during a game)", "quit"),
     ("lobby: up/down", "choose a setting (host)", "choose a setting"),
     ("lobby: left/right", "change it (host)", "change it"),
@@ -48,6 +59,8 @@ def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
         line = [("class:banner", " Connecting... ")]
     elif state.phase == "finished" or state.finished:
         line = [("class:banner.over", " GAME OVER ")] + _winners(state)
+    elif state.pause is not None:
+        line = [("class:banner.over", f" {state.pause.upper()} ")] + _pause(state, ui, view)
     elif state.my_turn:
         line = [("class:banner.turn", " YOUR TURN ")] + view.turn_hint()
     else:
@@ -66,6 +79,16 @@ def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
 def _retry(state: TableState) -> Fragments:
     """What the client does about a host it cannot reach, if anything (``state.retry``)."""
     return [("class:dim", f" {state.retry}")] if state.retry else []  # after the " ... " of the status
+def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
+    """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
+    line = view.pause_hint(state.pause) if state.waiting_for_me else []
+    waiting = [s.label for s in sorted(state.seats, key=lambda s: s.seat)
+               if s.waiting and s.label != state.label]
+    if waiting:
+        line.append(("class:dim", f"  waiting for {player_names(state, waiting)}"))
+    if ui.pause_deadline is not None:
+        line.append(("class:dim", f"  {max(0, round(ui.pause_deadline - time.monotonic()))} s"))
+    return line
 
 
 def _waiting_for(state: TableState) -> Fragments:
@@ -94,6 +117,8 @@ def side_panel(state: TableState, view: GameView, width: int, height: int, *,
     if state.finished and record_path:
         label = "Record: "
         lines.append([("class:dim", label), ("", fit_left(record_path, width - len(label), ascii=ascii))])
+    if state.finished:
+        lines.append(rematch_line(state))
     lines.append([("class:heading", "Events")])
     rest = height - len(lines) - 1
     chat = [chat_line(state, line) for line in list(state.chat)[-max(rest // 3, 1):]] if state.chat else []
@@ -102,26 +127,67 @@ def side_panel(state: TableState, view: GameView, width: int, height: int, *,
     if chat:
         lines.append([("class:heading", "Chat")])
         lines += chat
-    return join_lines(lines[:height], width)
+    return join_lines(lines[:height], width, ascii=ascii)
 
 
-def help_screen(view: GameView | None, width: int = 80, height: int = 24) -> Fragments:
-    """The key help shown by ``?``, fitted to ``width`` x ``height``: the game's keys and
-    the shell's, each with its long description where it fits, else its short one; the
-    game's legend of the board's marks (wrapped) only where the rows allow."""
-    rows = [*(view.help() if view else ()), *HELP]
-    keys = [(f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in rows]
+def rematch_line(state: TableState) -> Fragments:
+    """Game over: who asked for a rematch and whom it waits for (``r`` asks)."""
+    people = [s for s in sorted(state.seats, key=lambda s: s.seat) if s.bot is None or s.standin]
+    asked = [s.label for s in people if s.rematch]
+    waiting = [s.label for s in people if not s.rematch and s.connected]
+    if not asked:
+        return [("class:dim", "Rematch? press r")]
+    line: Fragments = [("class:dim", f"Rematch asked by {player_names(state, asked)}")]
+    if waiting:
+        mine = state.label in waiting
+        line.append(("class:dim", f"; waiting for {player_names(state, waiting)}" + (" (r)" if mine else "")))
+    return line
+
+
+def help_pages(view: GameView | None, width: int = 80, height: int = 24) -> list[list[str | tuple[str, str]]]:
+    """The help's pages for ``width`` x ``height``: the keys first (the game's and the
+    shell's, long descriptions where they fit, with the game's legend of the board's marks
+    where the rows allow), then the game's rules (:meth:`GameView.rules`) wrapped and cut
+    into pages. Each page is a list of lines: a key row is ``(keys, what)``."""
+    rows = [*(view.help() if view else ()), *_optional_keys(view), *HELP]
+    keys: list[str | tuple[str, str]] = [
+        (f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in rows]
     legend = textwrap.wrap(view.legend(), max(width - 1, 20)) if view else []
+    room = max(height - 3, 4)
+    first = ["Keys", *keys] + (["", *legend] if len(keys) + len(legend) + 2 <= room else [])
+    pages = [first[i:i + room] for i in range(0, len(first), room)]
+    rules: list[str | tuple[str, str]] = ["Rules"]
+    for paragraph in (view.rules() if view else ()):
+        rules += [*textwrap.wrap(paragraph, max(width - 1, 20)), ""]
+    if len(rules) > 1:
+        pages += [rules[i:i + room] for i in range(0, len(rules), room)]
+    return pages
+
+
+def _optional_keys(view: GameView | None) -> list[tuple[str, str, str]]:
+    """The help's rows for ``u`` and ``v``, where the game has take-backs and a score view."""
+    rows = []
+    for key, what in (("u", view.undo_help() if view else None), ("v", view.score_help() if view else None)):
+        if what is not None:
+            rows.append((key, *what))
+    return rows
+
+
+def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: int = 0, *,
+                ascii: bool = False) -> Fragments:
+    """Page ``page`` (any number: it wraps around) of :func:`help_pages`, with a line that
+    says how to turn pages and go back."""
+    pages = help_pages(view, width, height)
+    number = page % len(pages)
     out: Fragments = []
-    if len(keys) + len(legend) + 5 <= height:
-        out.append(("class:heading", "Keys\n\n"))
-        tail = ("\n" + "\n".join(legend) if legend else "") + "\n\nPress any key to go back."
-    else:
-        out += [("class:heading", "Keys"), ("class:dim", " (any key goes back)\n")]
-        tail = ""
-    for key, what in keys:
-        out += [("class:key", key), ("", f"{what}\n")]
-    out.append(("", tail))
+    for i, line in enumerate(pages[number]):
+        if isinstance(line, tuple):
+            out += [("class:key", line[0]), ("", line[1])]
+        else:
+            out.append(("class:heading" if i == 0 or line.endswith(":") else "", line))
+        out.append(("", "\n"))
+    more = f"page {number + 1}/{len(pages)}, Tab: next page, " if len(pages) > 1 else ""
+    out.append(("class:dim", f"\n{more}any other key goes back"))
     return out
 
 
@@ -130,13 +196,20 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0)
     (0: no limit): the long forms if they fit, else the short ones, else dropping hints
     from the last before "? help", which (with "q quit") always stays."""
     if ui.mode == "confirm":
-        return [("class:banner.alert", f" {ui.question} y: yes, any other key: no ")]
+        line = f" {ui.question} y: yes, any other key: no "
+        if width and len(line) > width:
+            line = f" {ui.question} y/n "
+        return cut_line([("class:banner.alert", line)], width) if width else [("class:banner.alert", line)]
     if state.phase is None:
         return [("class:dim", " connecting...  q quit")]
     common = [("c chat", "c chat")]
     game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":
-        items = game + common
+        items = game + [("r rematch", "r rematch")] + _score_hint(state, view) + common
+    elif state.pause is not None and state.waiting_for_me:
+        items = [("any key: go on", "any key: go on")] + common
+    elif state.pause is not None:
+        items = [(f"{state.pause}: waiting for the others", "waiting")] + common
     elif state.seat is None:
         items = [("watching", "watching")] + common
     elif state.phase == "lobby" and state.is_owner:
@@ -145,8 +218,15 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0)
     elif state.phase == "lobby":
         items = [("r ready", "r ready")] + common
     else:
-        items = game + common
+        undo = [("u take back", "u undo")] if state.can_undo else []
+        items = undo + game + _score_hint(state, view) + common
     return [("class:dim", " " + _fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0))]
+
+
+def _score_hint(state: TableState, view: GameView | None) -> list[tuple[str, str]]:
+    if view is None or state.view is None or not view.scores_available():
+        return []
+    return [("v scores", "v scores")]
 
 
 def _fitted_hints(items: list[tuple[str, str]], last: list[str], width: int) -> str:

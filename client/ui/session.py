@@ -21,7 +21,7 @@ import trio
 
 from client.core import Client, ClientError
 from client.state import TableState
-from protocol.messages import Configure, Ready, Settings, Start
+from protocol.messages import Configure, Continue, Ready, Rematch, Settings, Start, Undo
 
 
 class RemoteSession:
@@ -44,7 +44,7 @@ class RemoteSession:
         self._options = client_options or {}
         self.client = Client(host, port, **self._options)
         self.address = address
-        #: Where the finished game was saved, once it is (host only).
+        #: Where the last finished game was saved, once it is (host only).
         self.record_path: str | None = None
         self._record_path = record_path
         self._server = server
@@ -87,20 +87,41 @@ class RemoteSession:
             raise OSError(str(_first(group))) from None
 
     async def _show_record(self) -> None:
-        """Once the host's game is over and saved, say where."""
+        """Each time the host's game is over and saved, say where (a rematch is saved to
+        its own file: :meth:`server.table.Table.new_game`)."""
         try:
-            await self.client.wait_for(lambda state: state.finished)
+            while True:
+                await self.client.wait_for(lambda state: state.finished)
+                table = self._server.table
+                await table.flush()
+                self.record_path = str(table.save_path) if table.save_path else self._record_path
+                self.state.changed()
+                number = self.state.game_number
+                await self.client.wait_for(lambda state, number=number: state.game_number != number)
         except ClientError:
             return
-        await self._server.table.flush()
-        self.record_path = self._record_path
-        self.state.changed()
 
     # -- wishes: each returns whether it could be queued -------------------------------------
 
     def act(self, action: Any) -> bool:
         """Play ``action`` for this client's seat."""
         return self.client.act_nowait(action)
+
+    def undo(self) -> bool:
+        """Take back this seat's last action (decided on the version seen now)."""
+        token = self.client.token
+        if token is None:
+            self.client.last_error = "this client holds no seat"
+            return False
+        return self.client.send_nowait(Undo(version=self.state.version, token=token))
+
+    def go_on(self) -> bool:
+        """End the table's pause for this seat (half-time)."""
+        return self.client.send_nowait(Continue())
+
+    def rematch(self, accept: bool) -> bool:
+        """Ask for (or withdraw from) a rematch once the game is over."""
+        return self.client.send_nowait(Rematch(accept=accept))
 
     def say(self, text: str) -> bool:
         """Send a chat line."""

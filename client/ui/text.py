@@ -13,10 +13,20 @@ from client.state import ChatLine, TableState
 Fragments = list[tuple[str, str]]
 
 
-def fit(text: str, width: int) -> str:
-    """``text`` cut or padded with spaces to ``width`` terminal columns (wide characters count 2)."""
-    head, used = take(text, width)
-    return head + " " * (width - used)
+def ellipsis(ascii: bool = False) -> str:
+    """What ends a cut text: ``…`` (``~`` with ``ascii``), one column."""
+    return "~" if ascii else "…"
+
+
+def fit(text: str, width: int, *, ascii: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal columns (wide characters count 2),
+    or, when it is wider, cut to ``width`` columns ending in an :func:`ellipsis`."""
+    if get_cwidth(text) <= width:
+        return text + " " * (width - get_cwidth(text))
+    if width <= 0:
+        return ""
+    head, used = take(text, width - 1)
+    return head + ellipsis(ascii) + " " * (width - 1 - used)
 
 
 def take(chars, width: int) -> tuple[str, int]:
@@ -60,6 +70,12 @@ def player_label(state: TableState, label: str, *, you: bool = False) -> Fragmen
     return [letter(state, label), ("", f" {state.name_of(label)}{mark}")]
 
 
+def player_names(state: TableState, labels: list[str]) -> str:
+    """The seats ``labels`` as words: ``"R Ann"``, ``"R Ann and B Bob"``, ``"R Ann, B Bob and Y Cy"``."""
+    names = [f"{seat_letter(label)} {state.name_of(label)}" for label in labels]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def chat_line(state: TableState, line: ChatLine) -> Fragments:
     """A chat line: the speaker's seat letter in its colour (``-`` for a spectator or the
     host), so two people cannot pass for one another by name, then name and text."""
@@ -67,16 +83,30 @@ def chat_line(state: TableState, line: ChatLine) -> Fragments:
     return [who, ("class:chat.name", f" {line.name}"), ("", f": {line.text}")]
 
 
-def join_lines(lines: list[Fragments], width: int) -> Fragments:
-    """Lines into one fragment list, each cut to ``width`` characters."""
+def cut_line(line: Fragments, width: int, *, ascii: bool = False) -> Fragments:
+    """One line's fragments in at most ``width`` terminal columns: a longer line is cut
+    and ends in an :func:`ellipsis` (unless all it loses is spaces)."""
+    if sum(get_cwidth(text) for _, text in line) <= width:
+        return line
+    whole = "".join(text for _, text in line)
+    head, _ = take(whole, width)
+    cut = bool(whole[len(head):].strip())
+    if cut:
+        head, _ = take(whole, max(width - 1, 0))
+    keep, out = len(head), []
+    for style, text in line:
+        if keep <= 0:
+            break
+        out.append((style, text[:keep]))
+        keep -= len(text[:keep])
+    return [*out, ("class:dim", ellipsis(ascii))] if cut and width > 0 else out
+
+
+def join_lines(lines: list[Fragments], width: int, *, ascii: bool = False) -> Fragments:
+    """Lines into one fragment list, each in ``width`` columns (:func:`cut_line`)."""
     out: Fragments = []
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        room = width
-        for style, text in line:
-            if room <= 0:
-                break
-            out.append((style, text[:room]))
-            room -= len(text[:room])
+        out += cut_line(line, width, ascii=ascii)
     return out

@@ -18,10 +18,12 @@ class UIState:
     """The shell's screen state.
 
     ``mode``: normal, chat input, a yes/no ``question`` (``on_yes`` runs on "y"), or
-    help. ``notice``: the last message for the player (a refusal, an error). ``field``:
-    the owner's selected lobby field. ``turn_deadline``: with a turn timer, the
-    :func:`time.monotonic` time at which a bot plays the current turn (counted from when
-    this client saw it begin).
+    help (``help_page``: the page shown, 0 the keys). ``notice``: the last message for the
+    player (a refusal, an error). ``field``: the owner's selected lobby field.
+    ``turn_deadline``: with a turn timer, the :func:`time.monotonic` time at which a bot
+    plays the current turn (counted from when this client saw it begin); ``warned``: the
+    "seconds left" warning was given for this turn. ``pause_deadline``: when the table's
+    pause ends by itself. ``scores``: the game's score view is on.
     """
 
     mode: Mode = "normal"
@@ -30,3 +32,7 @@ class UIState:
     notice: str = ""
     field: int = 0
     turn_deadline: float | None = None
+    warned: bool = False
+    pause_deadline: float | None = None
+    help_page: int = 0
+    scores: bool = False

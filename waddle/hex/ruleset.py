@@ -16,7 +16,7 @@ import msgspec
 from waddle.errors import IllegalActionError, MapError, ViewError
 from waddle.hex.actions import Action, Coord, Place, Scout
 from waddle.hex.bots import BOTS, make_bot
-from waddle.hex.events import Event, Placed, Scouted
+from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
 from waddle.hex.maps import MAX_HEXES, Map
 from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
@@ -75,10 +75,11 @@ class HexRuleset(Ruleset):
     record_format = FORMAT
 
     def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
-                      from_peer: bool = False) -> None:
+                      from_peer: bool = False, host: HexOptions | None = None) -> None:
         """Raise ``ValueError`` if ``players`` cannot play on the map (``prepared``'s, when
-        the host made it, else the one ``options`` choose) or a peer chose a map file."""
-        if from_peer and isinstance(options.map, FileMap):
+        the host made it, else the one ``options`` choose) or a peer chose a map file
+        other than the host's own (``host.map``)."""
+        if from_peer and isinstance(options.map, FileMap) and (host is None or options.map != host.map):
             raise ValueError("a map file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle is for 2 to 5 players, not {players}")
@@ -127,6 +128,12 @@ class HexRuleset(Ruleset):
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
         return make_bot(kind, seed, **options)
 
+    def reseeded(self, options: HexOptions, seed: int) -> HexOptions:
+        """A standard map gets ``seed`` (a new layout); other maps stay."""
+        if isinstance(options.map, StandardMap):
+            return msgspec.structs.replace(options, map=StandardMap(seed=seed))
+        return options
+
 
 RULESET = HexRuleset()
 
@@ -137,6 +144,21 @@ def _outcome(game: Game) -> Outcome:
     return Outcome(result.finished, tuple(result.scores[p].total for p in game.players),
                    tuple(seat[p] for p in result.winners), tuple(seat[p] for p in result.leaders),
                    result)
+
+
+def check_undo(game: Game, seat: int) -> None:
+    """Raise unless the player at ``seat`` played the last action of ``game`` and it is not over.
+
+    Raises:
+        IllegalActionError: naming why not.
+    """
+    if game.is_over:
+        raise IllegalActionError("the game is over")
+    if not len(game):
+        raise IllegalActionError("nothing has been played yet")
+    last = game.moves[-1][0]
+    if last != game.players[seat]:
+        raise IllegalActionError(f"{last} acted last: only your own last action can be taken back")
 
 
 def _to_act(game: Game) -> frozenset[int]:
@@ -162,20 +184,35 @@ class HexMatch(Match):
         return _to_act(self.game)
 
     def check(self, seat: int, action: Any) -> None:
-        self._may_act(seat, action)
+        self._check_seat(seat, action)
         self.game.check(action)
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        self._may_act(seat, action)
-        return self.game.apply(action)  # which checks the rules
-
-    def _may_act(self, seat: int, action: Any) -> None:
-        """Raise unless it is ``seat``'s turn (or the game is over) and ``action`` is one of Waddle's."""
+    def _check_seat(self, seat: int, action: Any) -> None:
+        """What the engine's own check does not know: whose turn it is, what an action is."""
         game = self.game
         if game.current_player is not None and game.players[seat] != game.current_player:
             raise IllegalActionError(f"it is {game.current_player}'s turn")
         if not isinstance(action, (Place, Scout)):
             raise IllegalActionError(f"not an action of Waddle: {action!r}")
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        self._check_seat(seat, action)
+        return self.game.apply(action)  # checks the rules itself
+
+    def check_undo(self, seat: int) -> None:
+        """A seat may take back its last action while nobody has acted since and the
+        game is not over (Board Game Arena's policy); in the first action of a half it
+        also takes back the half's end."""
+        check_undo(self.game, seat)
+
+    def undo(self, seat: int) -> list[Event]:
+        self.check_undo(seat)
+        player = self.game.players[seat]
+        return [TookBack(player, self.game.pop())]
+
+    def pause_after(self, events: list[Event]) -> str | None:
+        """Half-time after the first half of a mirror match."""
+        return "half-time" if any(isinstance(e, HalfEnded) for e in events) else None
 
     def view(self, audience: Audience) -> HexViewData:
         game = self.game
@@ -225,6 +262,27 @@ class HexView(View):
             game.pop()
             raise ViewError(f"{action} yields other events here")
         self.events.extend(produced)
+
+    def can_undo(self, seat: int) -> bool:
+        try:
+            check_undo(self.game, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def undo(self, events: list[Event]) -> None:
+        game = self.game
+        first = events[0] if len(events) == 1 else None
+        if not isinstance(first, TookBack) or first.player not in game.players:
+            raise ViewError(f"a take-back is one took_back event, not {events!r}")
+        try:
+            check_undo(game, game.players.index(first.player))
+        except IllegalActionError as exc:
+            raise ViewError(f"{first.player} cannot take back here: {exc}") from None
+        if game.moves[-1][1] != first.action:
+            raise ViewError(f"{first.player}'s last action here is not {first.action}")
+        game.pop()
+        self.events.extend(events)
 
     @property
     def is_over(self) -> bool:

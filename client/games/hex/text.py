@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from protocol import Played, clean
+from protocol import Played, Undone, clean
 from protocol.messages import MAX_LABEL, NAME_SHOWN
 from protocol.text import cut, pad
 from waddle.hex.events import GameEnded, HalfEnded, Placed, RoundEnded
@@ -23,8 +23,9 @@ NameOf = Callable[[str], str]
 _NOTES = {RoundEnded: "round ends", HalfEnded: "half ends", GameEnded: "game over"}
 
 
-def move_line(played: Played, name_of: NameOf) -> str:
-    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event.
+def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
+    """``"  12  red    Ada         place 1,-1   round ends"`` for one ``played`` event
+    (``labels``: the seats' labels by number).
 
     Moves are numbered from 1: the action's place in the game (its event version - 1,
     since event 1 is the start).
@@ -33,8 +34,17 @@ def move_line(played: Played, name_of: NameOf) -> str:
     action = ("double " if first.double else "place ") + f"{first.hex[0]},{first.hex[1]}" \
         if isinstance(first, Placed) else "scout"
     note = ", ".join(_NOTES[type(e)] for e in played.events[1:] if type(e) in _NOTES)
-    who = _name(name_of(first.player)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
-    return f"{played.version - 1:>4}  {pad(clean(first.player), 6)} {pad(who, 24)} {action:<14} {note}".rstrip()
+    label = labels[played.seat]
+    who = _name(name_of(label)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
+    return f"{played.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} {action:<14} {note}".rstrip()
+
+
+def undo_line(undone: Undone, labels: Sequence[str], name_of: NameOf) -> str:
+    """``"  13  red    Ada         took back place 1,-1"`` for one ``undone`` event (numbered
+    as the event it is)."""
+    label = labels[undone.seat]
+    who = _name(name_of(label))
+    return f"{undone.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} took back {undone.events[0].action}"
 
 
 def _name(name: str) -> str:
@@ -50,10 +60,10 @@ def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> lis
     for player in sorted(labels, key=lambda p: -result.scores[p].total):
         score = result.scores[player]
         mark = "*" if player in result.winners else " "
-        who = f"{player} ({_name(name_of(player))})"
+        who = f"{clean(player)} ({_name(name_of(player))})"
         lines.append(f"{mark} {pad(who, 34)} {score.waddles:>7} {score.pools:>5} {score.total:>5}")
     if result.finished:
-        winners = ", ".join(f"{p} ({_name(name_of(p))})" for p in result.winners)
+        winners = ", ".join(f"{clean(p)} ({_name(name_of(p))})" for p in result.winners)
         lines.append(f"{'winners' if len(result.winners) > 1 else 'winner'}: {winners}")
     return lines
 
