@@ -26,7 +26,6 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import (
-    ACT_CHECKS,
     MAX_CHAT,
     MAX_MESSAGE,
     Ack,
@@ -53,6 +52,7 @@ from protocol.messages import (
     Watching,
 )
 from protocol.text import clean, clean_name
+from server.checks import BEFORE_RULES, first_failure
 from server.log import Entry, EventLog, audiences, entry_for, frame_of
 from server.pause import Pause
 from server.persistence import Saver, host_part, read_save, restored_seats
@@ -492,69 +492,33 @@ class Table:
 
     def _act(self, peer: Peer, message: Act) -> None:
         """The act pipeline: the checks of :data:`protocol.messages.ACT_CHECKS` in that
-        order (``bad_message`` was the decoder's), a duplicate id answered at once after
-        the token check; then apply, broadcast and ack."""
+        order (``bad_message`` was the decoder's; :mod:`server.checks`), a duplicate id
+        answered at once after the token check; then apply (which checks the rules: a
+        stale action's rules are checked first, so ``illegal`` still comes before
+        ``stale``), broadcast and ack."""
         seat = peer.seat
         if seat is not None and same_secret(message.token, seat.token) and message.id in seat.acted:
             return peer.send(Ack(id=message.id, version=seat.acted[message.id], duplicate=True))
-        for code in ACT_CHECKS[1:]:
-            why = self._act_checks[code](self, seat, message)
-            if why is not None:
-                return self._reject(peer, "act", code, why, message.id)
-        self.apply(self.seats.number(seat), message.action, None, message.id)
-        peer.send(Ack(id=message.id, version=self.version))
-
-    def _bad_token(self, seat: Seat | None, message: Act) -> str | None:
-        if seat is None or not same_secret(message.token, seat.token):
-            return "the token is not this connection's seat token"
-        return None
-
-    def _not_started(self, seat: Seat, message: Act) -> str | None:
-        return "the game has not started" if self.match is None else None
-
-    def _game_over(self, seat: Seat, message: Act) -> str | None:
-        return "the game is over" if self.match.is_over else None
-
-    def _paused(self, seat: Seat, message: Any) -> str | None:
-        if self.pause is None:
-            return None
-        names = ", ".join(s.name for s in self.seats if s in self.pause.waiting)
-        return f"{self.pause.name}: waiting for {names or 'the pause to end'} to go on"
-
-    def _not_your_turn(self, seat: Seat, message: Act) -> str | None:
-        to_act = self.match.to_act()
-        if self.seats.number(seat) in to_act:
-            return None
-        names = " and ".join(self.seats[n].label for n in sorted(to_act))
-        return f"it is {names}'s turn"
-
-    def _illegal(self, seat: Seat, message: Act) -> str | None:
+        failed = first_failure(self, seat, message, BEFORE_RULES)
+        if failed is None and message.version != self.version:
+            failed = first_failure(self, seat, message, ("illegal", "stale"))
+        if failed is not None:
+            return self._reject(peer, "act", *failed, message.id)
         try:
-            self.match.check(self.seats.number(seat), message.action)
+            self.apply(self.seats.number(seat), message.action, None, message.id)
         except IllegalActionError as exc:
-            return str(exc)
-        return None
-
-    def _stale(self, seat: Seat, message: Act) -> str | None:
-        if message.version != self.version:
-            return f"decided on version {message.version}, the table is at version {self.version}"
-        return None
-
-    #: Each check of :data:`ACT_CHECKS` after ``bad_message``: ``None`` to pass, else why not.
-    _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
-                   "paused": _paused, "not_your_turn": _not_your_turn, "illegal": _illegal,
-                   "stale": _stale}
+            return self._reject(peer, "act", "illegal", str(exc), message.id)
+        peer.send(Ack(id=message.id, version=self.version))
 
     # -- take-backs, pauses and rematches ------------------------------------------------------
 
     def _undo(self, peer: Peer, message: Undo) -> None:
-        """A take-back: the token, started, over, paused and stale checks of an act, then
+        """A take-back: the token, started, over and stale checks of an act, then
         the game's own policy (:meth:`waddle.ruleset.Match.check_undo`)."""
+        failed = first_failure(self, peer.seat, message, ("bad_token", "not_started", "game_over", "stale"))
+        if failed is not None:
+            return self._reject(peer, "undo", *failed)
         seat = peer.seat
-        for code in ("bad_token", "not_started", "game_over", "stale"):
-            why = self._act_checks[code](self, seat, message)
-            if why is not None:
-                return self._reject(peer, "undo", code, why)
         try:
             self.undo(self.seats.number(seat))
         except IllegalActionError as exc:
