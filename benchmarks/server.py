@@ -39,10 +39,12 @@ N; ``--window SECONDS`` for the measured window of each (``--window 600``: ten m
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
 import gc
 import json
 import os
+import pstats
 import random
 import statistics
 import subprocess
@@ -68,6 +70,9 @@ from waddle.ruleset import Prepared  # noqa: E402
 DEFAULT_GC = "--default-gc" in sys.argv
 #: Standard maps the capacity tables share (seeds 0 .. MAPS-1).
 MAPS = 16
+#: A file for the capacity host's profile of its measured window (``--profile``), or "".
+PROFILE = os.environ.get("WADDLE_BENCH_PROFILE", "")
+profiler = cProfile.Profile()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -346,7 +351,12 @@ async def slots_process(tables: int) -> None:
                 del generation[:]
             if not marks:
                 gc.callbacks.append(functools.partial(time_collections, pauses, {}))
+                if PROFILE:
+                    profiler.enable()
             marks.append(line)
+        if PROFILE:
+            profiler.disable()
+            profiler.dump_stats(PROFILE)
         print(json.dumps({"lag_p99": percentile(lags, 99) if lags else 0, "lag_max": max(lags, default=0),
                           "gc": {g: [len(p), max(p, default=(0, 0))] for g, p in pauses.items()}}),
               flush=True)
@@ -442,15 +452,16 @@ async def load(host: Subprocess, warmup: float, window: float) -> dict:
         nursery.start_soon(loop_lag, lags)
         started, cpu, games = time.perf_counter(), sum(os.times()[:2]), counts["games"]
         rss_start, host_cpu = rss_mb(host.proc.pid), cpu_seconds(host.proc.pid)
-        playing = []
+        playing, rss = [], [(0, rss_start)]
         while time.perf_counter() - started < window:
             await trio.sleep(min(1.0, window))
             playing.append(counts["playing"])
+            rss.append((counts["games"] - games, rss_mb(host.proc.pid)))
         measured = list(samples)
         elapsed = time.perf_counter() - started
         result = {"samples": measured, "elapsed": elapsed, "cpu": (sum(os.times()[:2]) - cpu) / elapsed,
                   "host_cpu": (cpu_seconds(host.proc.pid) - host_cpu) / elapsed,
-                  "lag_p99": percentile(lags, 99), "lag_max": max(lags), "rss": (rss_start, rss_mb(host.proc.pid)),
+                  "lag_p99": percentile(lags, 99), "lag_max": max(lags), "rss": (rss_start, rss_mb(host.proc.pid)), "rss_by_games": rss,
                   "playing": min(playing), "games": counts["games"] - games}
         nursery.cancel_scope.cancel()
     return result
@@ -479,6 +490,9 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
         print(f"         loop lag max: host {ms(lag.get('lag_max', 0))}, clients {ms(result['lag_max'])}; "
               f"host RSS {result['rss'][0]:.0f} MB at the window's start, {result['rss'][1]:.0f} MB at its end; "
               f"{result['games']} games ended in the window; at least {result['playing']} tables playing")
+        steps = result["rss_by_games"][::max(1, len(result["rss_by_games"]) // 6)]
+        print("         host RSS by games ended in the window: " + ", ".join(
+            f"{games}: {mb:.0f} MB" for games, mb in steps))
         collections = lag.get("gc", {})
         print("         host collections (count, longest: wall clock / CPU) in the window: " + ", ".join(
             f"gen {g} {count} {ms(wall)} / {ms(cpu)}" for g, (count, (wall, cpu)) in sorted(collections.items())))
@@ -541,6 +555,10 @@ def reference_cycles(games: int) -> None:
           f"collection frees: {found / played:.1f} per game (all the rest is freed by reference counting)")
 
 
+#: The three measurements, in the order they run.
+PARTS = ("round-trip", "capacity", "cycles")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a short run")
@@ -550,6 +568,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", help="table counts to measure")
     parser.add_argument("--window", type=float, help="seconds measured at each table count")
     parser.add_argument("--samples", type=int, help="round trips of each kind")
+    parser.add_argument("--part", choices=PARTS, nargs="+", default=list(PARTS),
+                        help="what to measure (all three by default)")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="profile the capacity host in its window (cProfile, to FILE; slows it)")
     parser.add_argument("--host-process", type=int, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--save-dir", help=argparse.SUPPRESS)
     parser.add_argument("--slots-process", type=int, help=argparse.SUPPRESS)
@@ -562,11 +584,18 @@ def main() -> None:
     if args.slots_process:
         return trio.run(slots_process, args.slots_process)
     size = "smoke" if args.smoke else "quick" if args.quick else "full"
-    round_trip(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size])
-    counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
-    warmup = {"smoke": 2.0, "quick": 10.0, "full": 15.0}[size]
-    capacity(counts, warmup=warmup, window=args.window or {"smoke": 3.0, "quick": 10.0, "full": 30.0}[size])
-    reference_cycles({"smoke": 2, "quick": 10, "full": 20}[size])
+    if args.profile:
+        os.environ["WADDLE_BENCH_PROFILE"] = os.path.abspath(args.profile)
+    if "round-trip" in args.part:
+        round_trip(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size])
+    if "capacity" in args.part:
+        counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
+        warmup = {"smoke": 2.0, "quick": 10.0, "full": 15.0}[size]
+        capacity(counts, warmup=warmup, window=args.window or {"smoke": 3.0, "quick": 10.0, "full": 30.0}[size])
+        if args.profile:
+            pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+    if "cycles" in args.part:
+        reference_cycles({"smoke": 2, "quick": 10, "full": 20}[size])
 
 
 if __name__ == "__main__":
