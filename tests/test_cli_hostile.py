@@ -63,3 +63,23 @@ async def test_no_escape_c1_or_bidi_character_from_a_hostile_host_reaches_the_ou
     assert "seated as red (Robo" in out and "rejected: " in out and "[" in out  # the host's text, cleaned
     assert "evil" in out and "the host stopped" in err and "Traceback" not in err
     assert bad_characters(out) == [] and bad_characters(err) == []
+
+
+def test_each_game_s_text_lines_clean_every_text_from_the_host():
+    from client.games import part
+    from waddle.downtown.options import DowntownOptions
+    from waddle.downtown.ruleset import RULESET as DOWNTOWN
+
+    games = [(HEX, HexOptions(), Prepared(None, standard_map(2, 3))),
+             (DOWNTOWN, DowntownOptions(), DOWNTOWN.prepare(DowntownOptions(), 2, 1))]
+    for ruleset, options, prepared in games:
+        match = ruleset.new_match(prepared, options, ["red", "blue"] if ruleset is HEX else ["blue", "green"])
+        seat = min(match.to_act())
+        events = match.apply(seat, match.position(seat).legal_actions()[0])
+        played = protocol.Played(version=2, seat=seat, events=match.redact(events, seat), bot=EVIL)
+        text = part(ruleset.name, "text")
+        labels = [f"{EVIL}{label}" for label in match.labels]
+        lines = [text.move_line(played, labels, lambda label: EVIL + label),
+                 *text.score_lines(match.outcome(), list(match.labels), lambda label: EVIL + label)]
+        assert all(bad_characters(line) == [] for line in lines), (ruleset.name, lines)
+        assert "evil" in lines[0], lines[0]  # cleaned, not dropped
