@@ -379,7 +379,7 @@ async def slot(number: int, prepared: Prepared, *, task_status: trio.TaskStatus[
                     task_status.started(port)
                     task_status = trio.TASK_STATUS_IGNORED
                 while not (host.table.phase == "finished" and host.connections == 0):
-                    await trio.sleep(0.5)
+                    await trio.sleep(0.05)  # renewed before its bots come back (0.5 s or more)
                 scope.cancel()
 
 
@@ -462,7 +462,7 @@ async def load(host: Subprocess, warmup: float, window: float) -> dict:
         result = {"samples": measured, "elapsed": elapsed, "cpu": (sum(os.times()[:2]) - cpu) / elapsed,
                   "host_cpu": (cpu_seconds(host.proc.pid) - host_cpu) / elapsed,
                   "lag_p99": percentile(lags, 99), "lag_max": max(lags), "rss": (rss_start, rss_mb(host.proc.pid)), "rss_by_games": rss,
-                  "playing": min(playing), "games": counts["games"] - games}
+                  "playing": (min(playing), statistics.mean(playing)), "games": counts["games"] - games}
         nursery.cancel_scope.cancel()
     return result
 
@@ -489,7 +489,8 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
               f"{result['cpu']:>11.0%} {ms(result['lag_p99']):>15}")
         print(f"         loop lag max: host {ms(lag.get('lag_max', 0))}, clients {ms(result['lag_max'])}; "
               f"host RSS {result['rss'][0]:.0f} MB at the window's start, {result['rss'][1]:.0f} MB at its end; "
-              f"{result['games']} games ended in the window; at least {result['playing']} tables playing")
+              f"{result['games']} games ended in the window; tables playing: {result['playing'][1]:.0f} "
+              f"on average, {result['playing'][0]} at the fewest")
         steps = result["rss_by_games"][::max(1, len(result["rss_by_games"]) // 6)]
         print("         host RSS by games ended in the window: " + ", ".join(
             f"{games}: {mb:.0f} MB" for games, mb in steps))
@@ -497,7 +498,7 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
         print("         host collections (count, longest: wall clock / CPU) in the window: " + ", ".join(
             f"gen {g} {count} {ms(wall)} / {ms(cpu)}" for g, (count, (wall, cpu)) in sorted(collections.items())))
         print(f"         load average before {before}, after {load_average()}")
-        if p99 < 0.050 and result["playing"] >= n * 0.8:  # tables between two games are not playing
+        if p99 < 0.050 and result["playing"][1] >= n * 0.8:  # tables between two games are not playing
             best = n
     print(f"  largest measured count with p99 < 50 ms: {best} tables (target 1000)")
 

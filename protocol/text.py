@@ -73,6 +73,14 @@ def clean(text: str, max_length: int | None = None) -> str:
     characters but inside emoji sequences, single spaces, no leading or trailing space
     (RULES of this project: "user text is stripped of control characters").
     """
+    if text.isascii() and text.isprintable():  # the usual case, fast: nothing to remove
+        text = _SPACES.sub(" ", text).strip()
+        return text if max_length is None else text[:max_length].rstrip()
+    return _clean_all(text, max_length)
+
+
+def _clean_all(text: str, max_length: int | None) -> str:
+    """:func:`clean` the long way, cluster by cluster (any text)."""
     text = unicodedata.normalize("NFC", text)
     text = _ESCAPES.sub("", text)
     text = "".join(_cluster(cluster) for cluster in iter_graphemes(text))
