@@ -122,6 +122,7 @@ class Host:
         self._table_done = trio.Event()
         self._all_closed = trio.Event()
         self._released = trio.Event()
+        self._driving = False  # the table's driver began (its end is then waited for)
         self._accept_log = Throttle(ACCEPT_LOG_INTERVAL, "failure")
         self._accept_failing = False
         self._refusal_log = Throttle(ACCEPT_LOG_INTERVAL, "refusal")
@@ -141,13 +142,13 @@ class Host:
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.address)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
             self._connections = await nursery.start(self._keep_connections)
             await nursery.start(self._drive)
             for task in self.config.tasks:
                 nursery.start_soon(task)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
-            nursery.start_soon(self._stop_when_cancelled)
             log.info("listening on %s:%d", self.config.address, self.port)
             task_status.started(self.port)
 
@@ -161,6 +162,7 @@ class Host:
                 connections.cancel_scope.cancel()
 
     async def _drive(self, *, task_status: trio.TaskStatus[None]) -> None:
+        self._driving = True
         try:
             await run_table(self.table, task_status=task_status)
         finally:
@@ -171,7 +173,8 @@ class Host:
             await trio.sleep_forever()
         finally:
             with trio.CancelScope(shield=True):
-                await self._table_done.wait()  # the table's last save is written
+                if self._driving:
+                    await self._table_done.wait()  # the table's last save is written
                 message = stopped_message(self.table, self.config.command)
                 log.info("%s", message)
                 for connection in list(self._live):

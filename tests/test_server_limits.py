@@ -212,3 +212,21 @@ async def test_a_host_stopped_in_the_lobby_says_so(autojump_clock):
         ada, bob = await seated_pair(connect)
     from server.host import stopped_message
     assert stopped_message(host.table, "waddle serve") == "the host stopped before the game started"
+
+
+async def test_a_host_stopped_while_it_starts_ends(autojump_clock, monkeypatch):
+    import server.host
+    real = server.host.run_table
+
+    async def slow_start(table, *, task_status):  # the table's driver is still starting
+        await trio.sleep(10)
+        await real(table, task_status=task_status)
+
+    monkeypatch.setattr(server.host, "run_table", slow_start)
+    host = Host(config(port=0))
+    # (a host whose stop waits, shielded, for a part that never began hangs here for good:
+    # no deadline reaches into a shielded scope)
+    with trio.fail_after(60):
+        with trio.move_on_after(1) as stopping:
+            await host.run()
+    assert stopping.cancelled_caught and host.connections == 0
