@@ -363,6 +363,15 @@ def test_the_end_shows_the_totals_the_winner_and_the_points_of_every_turn():
     assert "GAME OVER" in text(panels.banner(control.state, control.ui, control.view))
 
 
+def test_eight_rounds_in_a_narrow_window_keep_the_title_of_the_points_per_turn_whole():
+    host, control = table(2, None, seed=8)  # 2 players: 8 rounds
+    bots_play(host)
+    rows = [line for line in screen(control).split("\n") if line.strip()]
+    title = next(i for i, line in enumerate(rows) if "Points per" in line)
+    assert rows[title].strip() == "Points per turn"
+    assert rows[title + 1].split() == [*(str(r) for r in range(1, host.match.state.round + 1)), "total"]
+
+
 def test_v_shows_the_points_per_turn_while_playing_and_again_the_hand():
     host, control = table(2, 0, seed=3)
     bots_play(host)
