@@ -381,6 +381,21 @@ def test_v_shows_the_points_per_turn_while_playing_and_again_the_hand():
     assert "Your turn: play a card" in screen(control)
 
 
+def test_no_key_acts_on_the_hand_while_the_points_per_turn_hide_it():
+    from prompt_toolkit.filters import Always
+
+    host, control = table(2, 0, seed=3)
+    bots_play(host)
+    view = control.view
+    keys = view.bindings(Always(), Always()).bindings
+    control.toggle_scores()
+    assert "Your turn: play a card" not in screen(control)
+    assert not [b.keys for b in keys if b.filter()]  # "2" picked a card from the hidden hand
+    assert view.hints() == []
+    control.toggle_scores()
+    assert all(b.filter() for b in keys) and "Your turn: play a card" in screen(control)
+
+
 # -- the log, the help, the lobby, the size --------------------------------------------------------
 
 

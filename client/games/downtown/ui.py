@@ -18,7 +18,7 @@ from __future__ import annotations
 import textwrap
 
 import msgspec
-from prompt_toolkit.filters import Filter
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 
 from client.games.downtown import panels
@@ -432,7 +432,7 @@ class GameView(Base):
         return [("class:dim", f"  round {game.round} of {game.rounds}")]
 
     def hints(self) -> list[tuple[str, str]]:
-        if self.state.finished:
+        if self.state.finished or self.shell.ui.scores:
             return []
         draft = self.draft
         if not self.composing():
@@ -482,6 +482,8 @@ class GameView(Base):
     # -- input ---------------------------------------------------------------------------------
 
     def bindings(self, playing: Filter, finished: Filter) -> KeyBindings:
+        # The points per turn (v) take the place of the hand: no key acts on what is hidden.
+        playing = playing & Condition(lambda: not self.shell.ui.scores)
         kb = KeyBindings()
         for keys, (dx, dy) in MOVES.items():
             kb.add(*keys, filter=playing)(lambda event, dx=dx, dy=dy: self.move(dx, dy))
@@ -504,7 +506,7 @@ class GameView(Base):
     def click(self, choice) -> bool:
         kind, index = choice
         draft = self.draft
-        if draft is None:
+        if draft is None or self.shell.ui.scores:
             return False
         if kind == "place" and draft.step in BOARD_STEPS and self.composing():
             draft.cursor = index
