@@ -216,6 +216,29 @@ def test_action_b_empties_a_place_and_puts_every_penguin_elsewhere_in_one_neighb
     assert host.match.state.red[1] == 1 and host.match.state.yellow[1] == 2
 
 
+def test_n_takes_the_cursor_into_the_other_neighbourhood_and_it_starts_on_a_place_with_room():
+    state = position(4, hands=[["Even"], ["Single"], ["Single"], ["Single"]],
+                     board={"L1": (1, 4), "L2": (2, 3)})
+    host, control = table(4, 0, position=state)
+    view = control.view
+    layout = view.game.layout
+    play_card(control, "Even")
+    view._turn(lambda d: d.pick_kind("move"))
+    to_place(control, "L2")
+    view.enter()
+    assert view.draft.step == "spread"
+    assert layout.places[view.draft.cursor] == "L3"  # not L1: full
+    assert "L1" in screen(control) and not view.draft.usable(layout.place("L1"))
+    view._board_key(lambda d: d.next_hood())         # n: B may go to the other neighbourhood
+    assert layout.hood_names[view.draft.hood] == "dark" and layout.places[view.draft.cursor] == "D1"
+    view.penguin("red")
+    assert control.ui.notice == "" and view.draft.put == [(layout.place("D1"), "red")]
+    assert layout.hood_names[view.draft.hood] == "dark"
+    view._board_key(lambda d: d.next_hood())         # a penguin on D1: Dark only
+    assert layout.hood_names[view.draft.hood] == "dark"
+    assert control.ui.notice == "no other neighbourhood can take these penguins"
+
+
 def test_recolour_swaps_penguins_on_a_place_for_the_other_colour():
     state = position(3, hands=[["Recolour"], ["Single"], ["Single"]], board={"C1": (2, 0)},
                      supply={0: (0, 2)})

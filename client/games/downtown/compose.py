@@ -180,7 +180,8 @@ class Draft:
 
     def usable(self, place: int) -> bool:
         """Whether the board step can use ``place``: a place to empty (B), one with
-        penguins (Recolour), one that fits the penguins put so far (A, B, Recall)."""
+        penguins (Recolour), one that fits the penguins put so far (A, B, Recall) and, for
+        A and B, has room for one more."""
         state = self.state
         if self.step == "source":
             return bool(state.move_hoods(place))
@@ -188,6 +189,8 @@ class Draft:
             return bool(state.count(place))
         if self.step == "spread":
             if self.kind == "recall" and not state.count(place):
+                return False
+            if self.kind != "recall" and state.count(place) + sum(self.totals().get(place, ())) >= CAPACITY:
                 return False
             return place != self.source and bool(self.hoods_for({p for p, _ in self.put} | {place}))
         return False
@@ -297,7 +300,8 @@ class Draft:
 
     def next_hood(self) -> str | None:
         """Act in the next neighbourhood that can take what is chosen so far (3 players:
-        penguins only on the centre places belong to both)."""
+        penguins only on the centre places belong to both); the cursor goes to its first
+        usable place unless it is on one of its places already."""
         if self.step == "recolour":
             if self.recolour is None:
                 return "choose the penguins to recolour first"
@@ -306,7 +310,14 @@ class Draft:
             hoods = self.hoods_for({p for p, _ in self.put})
         if len(hoods) < 2:
             return "no other neighbourhood can take these penguins"
-        self.hood = hoods[(hoods.index(self.hood) + 1) % len(hoods)] if self.hood in hoods else hoods[0]
+        if self.hood in hoods:
+            self.hood = hoods[(hoods.index(self.hood) + 1) % len(hoods)]
+        else:  # none chosen yet: the cursor's, if it has one, counts as the current
+            current = next((h for h in hoods if self.cursor in self.state.layout.hoods[h]), None)
+            self.hood = hoods[(hoods.index(current) + 1) % len(hoods)] if current is not None else hoods[0]
+        places = self.state.layout.hoods[self.hood]
+        if self.cursor not in places:
+            self.cursor = next((p for p in places if self.usable(p)), self.cursor)
         return None
 
     def set_recolour(self, colour: str) -> str | None:
