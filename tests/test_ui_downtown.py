@@ -107,6 +107,12 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     assert odd.rstrip().endswith(f"up to {best}")
     play_card(control, "Even")
     assert "green's pile" in control.ui.notice and control.view.draft.step == "card"
+    # the reason whole under the heading, wrapped (the banner cuts it in an 80-column window)
+    shown = screen(control).split("\n")
+    heading = shown.index("Your turn: play a card")
+    said = " ".join(line.strip() for line in shown[heading + 1:heading + 4] if not line.startswith(("▶", " ")))
+    assert said == control.ui.notice
+    assert any(" Even " in line for line in shown)
 
 
 def test_the_card_chosen_is_explained_in_full_under_the_hand():

@@ -39,6 +39,8 @@ from waddle.errors import IllegalActionError
 #: board keeps the most, so that the places stay put from step to step.
 LOWER_LINES = 9
 LOWER_MAX = 12
+#: The most lines a refusal takes under the places, below the step's heading.
+NOTICE_LINES = 3
 #: The widest the board area grows (the text under the places wraps within it).
 MAX_WIDTH = 72
 #: Cursor directions: key names -> (dx, dy) on the screen.
@@ -239,9 +241,12 @@ class GameView(Base):
                 lines = [[("class:dim", "Watching: every hand is hidden")], *lines]
             return lines[:rows], [None] * len(lines)
         draft = self.draft
-        if draft.step in LIST_STEPS:
-            return self._list(draft, width, rows)
-        return self._board_lines(draft, width, rows)
+        lines, items = (self._list if draft.step in LIST_STEPS else self._board_lines)(draft, width, rows)
+        notice = self.shell.ui.notice
+        if notice and self.composing():  # why a step was refused, whole (the banner cuts it at 80 columns)
+            said = [[("class:notice", line)] for line in textwrap.wrap(notice, width)[:NOTICE_LINES]]
+            lines, items = lines[:1] + said + lines[1:], items[:1] + [None] * len(said) + items[1:]
+        return lines[:rows], items[:rows]
 
     def _list(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None]]:
         composing = self.composing()
