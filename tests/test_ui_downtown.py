@@ -425,6 +425,15 @@ def test_no_key_acts_on_the_hand_while_the_points_per_turn_hide_it():
     assert all(b.filter() for b in keys) and "Your turn: play a card" in screen(control)
 
 
+def test_esc_is_offered_only_when_there_is_a_step_to_go_back_to():
+    host, control = table(2, 0, seed=3)
+    bots_play(host)
+    view = control.view
+    assert view.draft.step == "card" and ("Esc back", "Esc back") not in view.hints()
+    play_card(control, next(view.game.name(c) for c in view.draft.items() if not view.draft.blocked(c)))
+    assert view.draft.step != "card" and ("Esc back", "Esc back") in view.hints()
+
+
 # -- the log, the help, the lobby, the size --------------------------------------------------------
 
 

@@ -444,7 +444,8 @@ class GameView(Base):
             return [("up/down your hand", "up/down hand")] if draft is not None else []
         if draft.step in LIST_STEPS:
             pick = [("a/b A or B", "a/b")] if draft.step == "kind" else []
-            return pick + [("up/down choose", "up/down"), ("Enter pick", "Enter"), ("Esc back", "Esc back")]
+            back = [("Esc back", "Esc back")] if draft.trail else []  # the first step: nothing to go back to
+            return pick + [("up/down choose", "up/down"), ("Enter pick", "Enter"), *back]
         if draft.step == "confirm":
             return [("Enter confirm", "Enter"), ("Esc back", "Esc back")]
         if draft.step == "source":
