@@ -120,9 +120,13 @@ def test_the_card_chosen_is_explained_in_full_under_the_hand():
     host, control = table(2, 0, position=state)
     control.view.move(0, 1)
     assert "longest run of consecutive counts" not in screen(control)
-    assert "1 point for each place of the active neighbourhood with no penguin" in " ".join(screen(control).split())
+    shown = " ".join(screen(control).split())
+    # the action first, then the score, as a turn goes (the text said "scores ...; then action A or B")
+    assert ("Recall: special action: take 1 or 2 penguins off one neighbourhood into your supply; "
+            "then 1 point for each place of the active neighbourhood with no penguin.") in shown
     control.view.move(0, -1)
-    assert "longest run of consecutive counts" in " ".join(screen(control).split())
+    assert ("Consecutive: action A (add) or B (move); then 1 point per count in the longest run of "
+            "consecutive counts") in " ".join(screen(control).split())
 
 
 # -- composing a play -----------------------------------------------------------------------------

@@ -53,7 +53,7 @@ RULE_TEXT = {
 }
 #: Each action in a sentence.
 ACTION_TEXT = {
-    "standard": "then action A (add) or B (move)",
+    "standard": "action A (add) or B (move)",
     "recolour": "special action: on one place, swap 1 or 2 penguins of one colour for the "
                 "other colour from your supply",
     "recall": "special action: take 1 or 2 penguins off one neighbourhood into your supply",
@@ -74,7 +74,8 @@ def card_rule(card: Card) -> str:
 
 
 def card_text(card: Card) -> str:
-    """``card`` in a sentence: what it scores, where, and its action."""
+    """``card`` in a sentence, in the order of the turn: its action, then what it scores
+    and where."""
     if card.rule == "copy":
         return f"{card.name}: {ACTION_TEXT['copy']}."
     where = "on the whole board" if card.scope == "all" else "of the active neighbourhood"
@@ -83,7 +84,7 @@ def card_text(card: Card) -> str:
         scores = f"{points} per count in the longest run of consecutive counts (1 to 5) {where}"
     else:
         scores = f"{points} for each place {where} with {RULE_TEXT[card.rule]}"
-    return f"{card.name}: {scores}; {ACTION_TEXT.get(card.action, card.action)}."
+    return f"{card.name}: {ACTION_TEXT.get(card.action, card.action)}; then {scores}."
 
 
 def penguins_text(red: int, yellow: int) -> str:
