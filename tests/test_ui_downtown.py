@@ -98,7 +98,11 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     even = next(line for line in shown if " Even " in line)
     odd = next(line for line in shown if " Odd " in line)
     full = next(line for line in shown if " Full " in line)
-    assert even[3:5] == "x " and "blocked: top of green's pile" in even
+    assert even[3:5] == "x " and even.rstrip().endswith("blocked: green's top card")
+    four = position(4, hands=[["Even", "Odd"], ["Single"], ["Single"], ["Single"]], piles=[[], [], ["Even"], []])
+    _, control4 = table(4, 0, position=four)
+    blocked = next(line for line in screen(control4).split("\n") if " Even " in line)
+    assert blocked.rstrip().endswith("blocked: purple's top card")  # whole in an 80-column window
     assert odd[3:5] == "  "
     assert "1, 3 or 5 penguins" in odd and "5 penguins x2, all" in full
     # "up to N": the most the card scores now, the best of every legal play of it

@@ -286,7 +286,8 @@ class GameView(Base):
             return f"{card.name:<11} {card_rule(card)} ({', '.join(shown)})", self._up_to((draft.card, item)), False
         blocked = draft.blocked(item) if step == "card" else None
         if blocked:
-            return f"{card.name:<11} blocked: {blocked.split(' is on ', 1)[1]}", "", True
+            owners = blocked.split(" is on top of ", 1)[1].removesuffix("'s pile")
+            return f"{card.name:<11} blocked: {owners}'s top card", "", True
         note = self._up_to(item) if step == "card" and composing else ""
         return f"{card.name:<11} {card_rule(card)}", note, False
 
