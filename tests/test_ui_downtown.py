@@ -272,6 +272,15 @@ def test_recolour_swaps_penguins_on_a_place_for_the_other_colour():
     assert host.wishes[-1] == ("act", Play("Recolour", None, Recolour("C1", "red", 2, "dark")))
 
 
+def test_what_a_board_step_asks_for_is_wrapped_never_cut_in_an_80_column_window():
+    state = position(4, hands=[["Recolour"], ["Single"], ["Single"], ["Single"]], board={"L1": (0, 1)})
+    host, control = table(4, 0, position=state)
+    play_card(control, "Recolour")
+    shown = " ".join(screen(control).split())
+    assert "Recolour: on a place, r or y: the colour its penguins become" in shown
+    assert "1 or 2 penguins of one colour swap for the other colour from your supply" in shown
+
+
 def test_recall_takes_one_or_two_penguins_off_one_neighbourhood():
     state = position(4, hands=[["Recall"], ["Single"], ["Single"], ["Single"]],
                      board={"L1": (1, 1), "D1": (1, 0)})

@@ -336,6 +336,7 @@ class GameView(Base):
             scored = self.preview()
             if scored is not None:
                 lines.append(self._scores(scored))
+        lines = [wrapped_line for line in lines for wrapped_line in wrap_line(line, width)]
         effective = game.effective(draft.card, draft.copied)
         if effective is not None and draft.opening == "card":
             lines += wrapped(card_text(game.deck.cards[effective]), width, rows - len(lines), self.shell.ascii)
@@ -651,6 +652,15 @@ def wrapped(text: str, width: int, rows: int, ascii: bool) -> list[Fragments]:
         if lines:
             lines[-1] = take(lines[-1], width - 1)[0].rstrip() + ellipsis(ascii)
     return [[("class:dim", line)] for line in lines]
+
+
+def wrap_line(line: Fragments, width: int) -> list[Fragments]:
+    """A line of one style wrapped to ``width`` in lines of that style (what to do next is
+    never cut off); a line of several styles as it is."""
+    if len(line) != 1 or len(line[0][1]) <= width:
+        return [line]
+    style, text = line[0]
+    return [[(style, part)] for part in textwrap.wrap(text, width)] or [line]
 
 
 def game_place(game: State, place: int) -> str:
