@@ -103,6 +103,8 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     _, control4 = table(4, 0, position=four)
     blocked = next(line for line in screen(control4).split("\n") if " Even " in line)
     assert blocked.rstrip().endswith("blocked: purple's top card")  # whole in an 80-column window
+    assert blocked.startswith(" 1 x") and next(line for line in screen(control4).split("\n")
+                                               if " Odd " in line).startswith("▶2")  # the first playable chosen
     assert odd[3:5] == "  "
     assert "1, 3 or 5 penguins" in odd and "5 penguins x2, all" in full
     # "up to N": the most the card scores now, the best of every legal play of it

@@ -78,9 +78,14 @@ class Draft:
 
     @classmethod
     def start(cls, state: State, seat: int) -> Draft:
-        """A fresh draft for ``seat`` in ``state``: a setup discard, a draw or a play."""
+        """A fresh draft for ``seat`` in ``state``: a setup discard, a draw or a play (the
+        first card that may be played chosen)."""
         step = "discard" if state.phase == SETUP else "draw" if state.phase == DRAW else "card"
-        return cls(state, seat, step)
+        draft = cls(state, seat, step)
+        if step == "card":
+            playable = state.playable(seat)
+            draft.choice = next((i for i, card in enumerate(draft.items()) if card in playable), 0)
+        return draft
 
     # -- the lists -------------------------------------------------------------------------
 
