@@ -87,7 +87,9 @@ def test_replay_of_an_unfinished_downtown_record_says_so(tmp_path, capsys):
     record["actions"] = record["actions"][:5]
     path.write_text(json.dumps(record))
     assert main(["replay", str(path)]) == 0
-    assert "the record stops after 5 actions; the game is not over" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert re.search(r"the record stops after 5 actions; the game is not over \(round \d, \w+ to play\)", out)
+    assert "<State" not in out  # an object's repr is no sentence
     assert main(["replay", "--json", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] is False and result["winners"] == []

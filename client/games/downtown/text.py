@@ -30,7 +30,7 @@ from waddle.downtown.events import (
 )
 from waddle.downtown.events import Played as PlayedEvent
 from waddle.downtown.ruleset import DowntownMatch
-from waddle.downtown.state import State
+from waddle.downtown.state import SETUP, State
 from waddle.ruleset import Outcome
 
 NameOf = Callable[[str], str]
@@ -235,8 +235,16 @@ def report(match: DowntownMatch) -> str:
         winners = ", ".join(state.labels[s] for s in state.winners)
         parts.append(f"\n{'winners (shared)' if state.shared else 'winner'}: {winners}")
     if not state.is_over:
-        parts.append(f"\nthe record stops after {len(match)} actions; the game is not over ({state!r})")
+        parts.append(f"\nthe record stops after {len(match)} actions; the game is not over ({stopped(state)})")
     return "\n".join(parts)
+
+
+def stopped(state: State) -> str:
+    """Where an unfinished game stands, in words: ``"the setup discards"``, ``"round 3,
+    blue to play"``, ``"round 3, blue to draw"``."""
+    if state.phase == SETUP:
+        return "the setup discards"
+    return f"round {state.round}, {state.labels[state.current]} to {state.phase}"
 
 
 def result_json(match: DowntownMatch) -> dict[str, Any]:
