@@ -255,6 +255,16 @@ def test_n_takes_the_cursor_into_the_other_neighbourhood_and_it_starts_on_a_plac
     assert control.ui.notice == "no other neighbourhood can take these penguins"
 
 
+def test_n_goes_only_to_a_neighbourhood_the_act_can_use():
+    state = position(4, hands=[["Recall"], ["Single"], ["Single"], ["Single"]], board={"L1": (1, 1)})
+    host, control = table(4, 0, position=state)
+    view = control.view
+    play_card(control, "Recall")
+    view._board_key(lambda d: d.next_hood())  # Dark has no penguin: the cursor would stay out of it
+    assert control.ui.notice == "no other neighbourhood has a penguin to take off"
+    assert view.draft.hood is None and view.game.layout.places[view.draft.cursor] == "L1"
+
+
 def test_recolour_swaps_penguins_on_a_place_for_the_other_colour():
     state = position(3, hands=[["Recolour"], ["Single"], ["Single"]], board={"C1": (2, 0)},
                      supply={0: (0, 2)})

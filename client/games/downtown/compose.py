@@ -312,8 +312,12 @@ class Draft:
                 return "choose the penguins to recolour first"
             hoods = list(self.state.layout.hoods_of[self.recolour[0]])
         else:
-            hoods = self.hoods_for({p for p, _ in self.put})
+            layout = self.state.layout
+            hoods = [h for h in self.hoods_for({p for p, _ in self.put})
+                     if any(self.usable(p) for p in layout.hoods[h])]
         if len(hoods) < 2:
+            if self.kind == "recall" and not self.put:
+                return "no other neighbourhood has a penguin to take off"
             return "no other neighbourhood can take these penguins"
         if self.hood in hoods:
             self.hood = hoods[(hoods.index(self.hood) + 1) % len(hoods)]
