@@ -7,6 +7,8 @@ methods the key bindings call."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from downtown_kit import position
 from downtown_ui_kit import bots_play, play_turn, table
@@ -119,6 +121,21 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     said = " ".join(line.strip() for line in shown[heading + 1:heading + 4] if not line.startswith(("▶", " ")))
     assert said == control.ui.notice
     assert any(" Even " in line for line in shown)
+
+
+def test_the_rules_of_the_hand_start_in_one_column_with_a_deck_of_longer_names(tmp_path):
+    from waddle.downtown.options import FileDeck
+
+    path = tmp_path / "mine.toml"
+    bundled = (Path(__file__).parents[1] / "waddle" / "downtown" / "data" / "deck.toml").read_text()
+    path.write_text(bundled.replace('name = "Even"', 'name = "Twos and Fours"'))
+    host, control = table(2, 1, seed=1, deck=FileDeck(str(path)))  # the long name in the hand
+    hand = [line for line in screen(control, 60).split("\n") if line[:1] in "▶ " and line[1:2].isdigit()]
+    game = control.view.game
+    names = [game.name(c) for c in game.hands[1]]
+    assert len(hand) == len(names) >= 5 and "Twos and Fours" in " ".join(names)
+    rules = {len(line) - len(line[line.index(name) + len(name):].lstrip()) for line, name in zip(hand, names)}
+    assert len(rules) == 1  # where each rule starts
 
 
 def test_the_card_chosen_is_explained_in_full_under_the_hand():

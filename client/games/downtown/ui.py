@@ -269,9 +269,11 @@ class GameView(Base):
         return lines + detail, items + [None] * len(detail)
 
     def _entry(self, draft: Draft, item, composing: bool) -> tuple[str, str, bool]:
-        """A list line: its text, a note at its end (the most it scores), and whether it is blocked."""
+        """A list line: its text, a note at its end (the most it scores), and whether it is
+        blocked; the rules start in one column, after the deck's longest name (11 at least)."""
         game = self.game
         step = draft.step
+        names = max(11, *(len(card.name) for card in game.deck.cards))
         if step == "kind":
             supply = penguins_text(game.supply_red[self.seat], game.supply_yellow[self.seat])
             text = KINDS[item] + (f" ({supply})" if item == "add" else "")
@@ -279,17 +281,17 @@ class GameView(Base):
         if step == "draw":
             if item is None:
                 return f"the deck's top card (unseen; {len(game.decks[0])} left)", "", False
-            return f"{game.name(item):<11} {card_rule(game.deck.cards[item])}  (display)", "", False
+            return f"{game.name(item):<{names}} {card_rule(game.deck.cards[item])}  (display)", "", False
         card = game.deck.cards[item]
         if step == "copy":
             shown = [game.labels[s] for s, pile in enumerate(game.piles) if pile and pile[-1] == item and s != self.seat]
-            return f"{card.name:<11} {card_rule(card)} ({', '.join(shown)})", self._up_to((draft.card, item)), False
+            return f"{card.name:<{names}} {card_rule(card)} ({', '.join(shown)})", self._up_to((draft.card, item)), False
         blocked = draft.blocked(item) if step == "card" else None
         if blocked:
             owners = blocked.split(" is on top of ", 1)[1].removesuffix("'s pile")
-            return f"{card.name:<11} blocked: {owners}'s top card", "", True
+            return f"{card.name:<{names}} blocked: {owners}'s top card", "", True
         note = self._up_to(item) if step == "card" and composing else ""
-        return f"{card.name:<11} {card_rule(card)}", note, False
+        return f"{card.name:<{names}} {card_rule(card)}", note, False
 
     def _up_to(self, key) -> str:
         points = self.best().get(key)
