@@ -47,11 +47,14 @@ class Host(FakeSession):
 
 
 def table(players: int = 2, seat: int | None = 0, *, seed: int = 3, single: bool = False,
-          position: State | None = None, **options) -> tuple[Host, Controller]:
+          position: State | None = None, deck=None, **options) -> tuple[Host, Controller]:
     """A game dealt from ``seed`` (or at ``position``, a hand-built engine state of
     :mod:`downtown_kit`) as the client of ``seat`` sees it (a snapshot), with its
-    controller (``options``: the controller's)."""
+    controller (``options``: the controller's); ``deck``: a deck choice of
+    :mod:`waddle.downtown.options` (the bundled deck by default)."""
     opts = DowntownOptions(single_deck=single if position is None else position.single)
+    if deck is not None:
+        opts = DowntownOptions(single_deck=opts.single_deck, deck=deck)
     labels = [look.label for look in DOWNTOWN.seats[:players]]
     if position is None:
         match = DOWNTOWN.new_match(DOWNTOWN.prepare(opts, players, seed), opts, labels)

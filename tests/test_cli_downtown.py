@@ -87,7 +87,9 @@ def test_replay_of_an_unfinished_downtown_record_says_so(tmp_path, capsys):
     record["actions"] = record["actions"][:5]
     path.write_text(json.dumps(record))
     assert main(["replay", str(path)]) == 0
-    assert "the record stops after 5 actions; the game is not over" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert re.search(r"the record stops after 5 actions; the game is not over \(round \d, \w+ to play\)", out)
+    assert "<State" not in out  # an object's repr is no sentence
     assert main(["replay", "--json", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] is False and result["winners"] == []
@@ -137,30 +139,40 @@ def test_bot_command_plays_a_downtown_seat_and_prints_only_what_its_seat_saw(cap
 def test_an_option_of_the_other_game_or_out_of_range_is_refused_in_one_line(argv, message, capsys, tmp_path,
                                                                             monkeypatch):
     monkeypatch.chdir(tmp_path)  # serve would save here
-    if argv[0] == "serve" and "--deck" in argv:  # read when the game is made: refused at start
-        from client.cli import build_parser
-        from client.commands.serve import settings_from
-
-        settings = settings_from(build_parser("serve").parse_args(argv))
-        with pytest.raises(ValueError, match=re.escape(message)):
-            DOWNTOWN.prepare(settings.options, settings.players, 1)
-        return
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
 
 
-def test_serve_host_and_play_take_the_downtown_options():
+@pytest.mark.parametrize("command", ["serve", "host", "play"])
+def test_a_bad_deck_file_is_refused_on_the_command_line_naming_the_file_the_card_and_the_field(command,
+                                                                                               tmp_path):
     from client.cli import build_parser
     from client.commands.serve import settings_from
 
+    deck = tmp_path / "mine.toml"
+    bundled = (Path(__file__).parents[1] / "waddle" / "downtown" / "data" / "deck.toml").read_text()
+    deck.write_text(bundled.replace('name = "Odd"', 'name = "Even"', 1))
+    args = build_parser(command).parse_args([command, "--game", "downtown", "--deck", str(deck)])
+    if command == "play":
+        args.players, args.bots = 2, ["greedy"]
+    with pytest.raises(ValueError, match=re.escape(f"{deck}: card 8 (Even): name: card 6 has the same name")):
+        settings_from(args)  # before any host listens (it was read only when the owner started)
+
+
+def test_serve_host_and_play_take_the_downtown_options(tmp_path):
+    from client.cli import build_parser
+    from client.commands.serve import settings_from
+
+    deck = tmp_path / "my.toml"
+    deck.write_text((Path(__file__).parents[1] / "waddle" / "downtown" / "data" / "deck.toml").read_text())
     for command in ("serve", "host", "play"):
         args = build_parser(command).parse_args([command, "--game", "downtown", "--single-deck",
-                                                 "--deck", "my.toml"])
+                                                 "--deck", str(deck)])
         if command == "play":
             args.players, args.bots = 2, ["greedy"]
         options = settings_from(args).options
-        assert options == DowntownOptions(single_deck=True, deck=FileDeck("my.toml"))
+        assert options == DowntownOptions(single_deck=True, deck=FileDeck(str(deck)))
     args = build_parser("serve").parse_args(["serve", "--game", "downtown"])
     assert settings_from(args).options == DowntownOptions(single_deck=False, deck=BundledDeck())
 

@@ -7,6 +7,8 @@ methods the key bindings call."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from downtown_kit import position
 from downtown_ui_kit import bots_play, play_turn, table
@@ -98,7 +100,13 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     even = next(line for line in shown if " Even " in line)
     odd = next(line for line in shown if " Odd " in line)
     full = next(line for line in shown if " Full " in line)
-    assert even[3:5] == "x " and "blocked: top of green's pile" in even
+    assert even[3:5] == "x " and even.rstrip().endswith("blocked: green's top card")
+    four = position(4, hands=[["Even", "Odd"], ["Single"], ["Single"], ["Single"]], piles=[[], [], ["Even"], []])
+    _, control4 = table(4, 0, position=four)
+    blocked = next(line for line in screen(control4).split("\n") if " Even " in line)
+    assert blocked.rstrip().endswith("blocked: purple's top card")  # whole in an 80-column window
+    assert blocked.startswith(" 1 x") and next(line for line in screen(control4).split("\n")
+                                               if " Odd " in line).startswith("▶2")  # the first playable chosen
     assert odd[3:5] == "  "
     assert "1, 3 or 5 penguins" in odd and "5 penguins x2, all" in full
     # "up to N": the most the card scores now, the best of every legal play of it
@@ -107,6 +115,27 @@ def test_the_hand_lists_each_card_with_its_rule_and_marks_a_blocked_card_with_wh
     assert odd.rstrip().endswith(f"up to {best}")
     play_card(control, "Even")
     assert "green's pile" in control.ui.notice and control.view.draft.step == "card"
+    # the reason whole under the heading, wrapped (the banner cuts it in an 80-column window)
+    shown = screen(control).split("\n")
+    heading = shown.index("Your turn: play a card")
+    said = " ".join(line.strip() for line in shown[heading + 1:heading + 4] if not line.startswith(("▶", " ")))
+    assert said == control.ui.notice
+    assert any(" Even " in line for line in shown)
+
+
+def test_the_rules_of_the_hand_start_in_one_column_with_a_deck_of_longer_names(tmp_path):
+    from waddle.downtown.options import FileDeck
+
+    path = tmp_path / "mine.toml"
+    bundled = (Path(__file__).parents[1] / "waddle" / "downtown" / "data" / "deck.toml").read_text()
+    path.write_text(bundled.replace('name = "Even"', 'name = "Twos and Fours"'))
+    host, control = table(2, 1, seed=1, deck=FileDeck(str(path)))  # the long name in the hand
+    hand = [line for line in screen(control, 60).split("\n") if line[:1] in "▶ " and line[1:2].isdigit()]
+    game = control.view.game
+    names = [game.name(c) for c in game.hands[1]]
+    assert len(hand) == len(names) >= 5 and "Twos and Fours" in " ".join(names)
+    rules = {len(line) - len(line[line.index(name) + len(name):].lstrip()) for line, name in zip(hand, names)}
+    assert len(rules) == 1  # where each rule starts
 
 
 def test_the_card_chosen_is_explained_in_full_under_the_hand():
@@ -114,9 +143,13 @@ def test_the_card_chosen_is_explained_in_full_under_the_hand():
     host, control = table(2, 0, position=state)
     control.view.move(0, 1)
     assert "longest run of consecutive counts" not in screen(control)
-    assert "1 point for each place of the active neighbourhood with no penguin" in " ".join(screen(control).split())
+    shown = " ".join(screen(control).split())
+    # the action first, then the score, as a turn goes (the text said "scores ...; then action A or B")
+    assert ("Recall: special action: take 1 or 2 penguins off one neighbourhood into your supply; "
+            "then 1 point for each place of the active neighbourhood with no penguin.") in shown
     control.view.move(0, -1)
-    assert "longest run of consecutive counts" in " ".join(screen(control).split())
+    assert ("Consecutive: action A (add) or B (move); then 1 point per count in the longest run of "
+            "consecutive counts") in " ".join(screen(control).split())
 
 
 # -- composing a play -----------------------------------------------------------------------------
@@ -216,6 +249,39 @@ def test_action_b_empties_a_place_and_puts_every_penguin_elsewhere_in_one_neighb
     assert host.match.state.red[1] == 1 and host.match.state.yellow[1] == 2
 
 
+def test_n_takes_the_cursor_into_the_other_neighbourhood_and_it_starts_on_a_place_with_room():
+    state = position(4, hands=[["Even"], ["Single"], ["Single"], ["Single"]],
+                     board={"L1": (1, 4), "L2": (2, 3)})
+    host, control = table(4, 0, position=state)
+    view = control.view
+    layout = view.game.layout
+    play_card(control, "Even")
+    view._turn(lambda d: d.pick_kind("move"))
+    to_place(control, "L2")
+    view.enter()
+    assert view.draft.step == "spread"
+    assert layout.places[view.draft.cursor] == "L3"  # not L1: full
+    assert "L1" in screen(control) and not view.draft.usable(layout.place("L1"))
+    view._board_key(lambda d: d.next_hood())         # n: B may go to the other neighbourhood
+    assert layout.hood_names[view.draft.hood] == "dark" and layout.places[view.draft.cursor] == "D1"
+    view.penguin("red")
+    assert control.ui.notice == "" and view.draft.put == [(layout.place("D1"), "red")]
+    assert layout.hood_names[view.draft.hood] == "dark"
+    view._board_key(lambda d: d.next_hood())         # a penguin on D1: Dark only
+    assert layout.hood_names[view.draft.hood] == "dark"
+    assert control.ui.notice == "no other neighbourhood can take these penguins"
+
+
+def test_n_goes_only_to_a_neighbourhood_the_act_can_use():
+    state = position(4, hands=[["Recall"], ["Single"], ["Single"], ["Single"]], board={"L1": (1, 1)})
+    host, control = table(4, 0, position=state)
+    view = control.view
+    play_card(control, "Recall")
+    view._board_key(lambda d: d.next_hood())  # Dark has no penguin: the cursor would stay out of it
+    assert control.ui.notice == "no other neighbourhood has a penguin to take off"
+    assert view.draft.hood is None and view.game.layout.places[view.draft.cursor] == "L1"
+
+
 def test_recolour_swaps_penguins_on_a_place_for_the_other_colour():
     state = position(3, hands=[["Recolour"], ["Single"], ["Single"]], board={"C1": (2, 0)},
                      supply={0: (0, 2)})
@@ -233,6 +299,15 @@ def test_recolour_swaps_penguins_on_a_place_for_the_other_colour():
     view.enter()
     view.enter()
     assert host.wishes[-1] == ("act", Play("Recolour", None, Recolour("C1", "red", 2, "dark")))
+
+
+def test_what_a_board_step_asks_for_is_wrapped_never_cut_in_an_80_column_window():
+    state = position(4, hands=[["Recolour"], ["Single"], ["Single"], ["Single"]], board={"L1": (0, 1)})
+    host, control = table(4, 0, position=state)
+    play_card(control, "Recolour")
+    shown = " ".join(screen(control).split())
+    assert "Recolour: on a place, r or y: the colour its penguins become" in shown
+    assert "1 or 2 penguins of one colour swap for the other colour from your supply" in shown
 
 
 def test_recall_takes_one_or_two_penguins_off_one_neighbourhood():
@@ -363,6 +438,15 @@ def test_the_end_shows_the_totals_the_winner_and_the_points_of_every_turn():
     assert "GAME OVER" in text(panels.banner(control.state, control.ui, control.view))
 
 
+def test_eight_rounds_in_a_narrow_window_keep_the_title_of_the_points_per_turn_whole():
+    host, control = table(2, None, seed=8)  # 2 players: 8 rounds
+    bots_play(host)
+    rows = [line for line in screen(control).split("\n") if line.strip()]
+    title = next(i for i, line in enumerate(rows) if "Points per" in line)
+    assert rows[title].strip() == "Points per turn"
+    assert rows[title + 1].split() == [*(str(r) for r in range(1, host.match.state.round + 1)), "total"]
+
+
 def test_v_shows_the_points_per_turn_while_playing_and_again_the_hand():
     host, control = table(2, 0, seed=3)
     bots_play(host)
@@ -370,6 +454,30 @@ def test_v_shows_the_points_per_turn_while_playing_and_again_the_hand():
     assert "Points per turn" in screen(control)
     control.toggle_scores()
     assert "Your turn: play a card" in screen(control)
+
+
+def test_no_key_acts_on_the_hand_while_the_points_per_turn_hide_it():
+    from prompt_toolkit.filters import Always
+
+    host, control = table(2, 0, seed=3)
+    bots_play(host)
+    view = control.view
+    keys = view.bindings(Always(), Always()).bindings
+    control.toggle_scores()
+    assert "Your turn: play a card" not in screen(control)
+    assert not [b.keys for b in keys if b.filter()]  # "2" picked a card from the hidden hand
+    assert view.hints() == []
+    control.toggle_scores()
+    assert all(b.filter() for b in keys) and "Your turn: play a card" in screen(control)
+
+
+def test_esc_is_offered_only_when_there_is_a_step_to_go_back_to():
+    host, control = table(2, 0, seed=3)
+    bots_play(host)
+    view = control.view
+    assert view.draft.step == "card" and ("Esc back", "Esc back") not in view.hints()
+    play_card(control, next(view.game.name(c) for c in view.draft.items() if not view.draft.blocked(c)))
+    assert view.draft.step != "card" and ("Esc back", "Esc back") in view.hints()
 
 
 # -- the log, the help, the lobby, the size --------------------------------------------------------

@@ -6,6 +6,8 @@ fed the host's messages (``test_ui_kit``)."""
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 import time
 from argparse import Namespace
 
@@ -238,6 +240,19 @@ def test_leaving_join_says_how_to_come_back(phase, expected):
     assert come_back(state, args) == expected
     spectator = table_state(seats("Ann"))
     assert come_back(spectator, args) is None
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run the command")
+def test_coming_back_prints_a_hostile_name_escaped_and_the_shell_still_gives_it_back():
+    name = "\x1b]0;pwned\x07Evil\u202eboB\U0001F427\u200b it's"
+    state = table_state(seats("Ann"), label="red", game=Game(standard_map(2, 1), ["red", "blue"]))
+    state.phase = "playing"
+    message = come_back(state, Namespace(address="h:1", name=name, code="c0de"))
+    assert message.isprintable() and "🐧" in message  # no escape or bidi control reaches the terminal
+    word = message.split("--name ", 1)[1].rsplit(" --code", 1)[0]
+    assert word == "$'\\x1b]0;pwned\\x07Evil\\u202eboB🐧\\u200b it\\'s'"
+    said = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, check=True).stdout
+    assert said.decode("utf-8") == name
 
 
 def test_fish_never_run_together_and_cut_text_ends_in_an_ellipsis():

@@ -12,12 +12,19 @@ from typing import Any
 
 def write_json(path: str | Path, data: Mapping[str, Any]) -> None:
     """Write ``data`` as JSON to ``path`` atomically (a crash leaves the old file or the
-    new), flushed to the disk before the rename.
+    new), flushed to the disk before the rename. A ``path`` that is not a regular file
+    (``/dev/null``, a pipe) is written to, never replaced: the rename would put a file
+    in the place of the device.
 
     Raises:
         OSError: if the file cannot be written (no temporary file is left behind).
     """
     path = Path(path)
+    if path.exists() and not path.is_file():
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(data, file, indent=1)
+            file.write("\n")
+        return
     fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as file:

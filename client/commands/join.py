@@ -60,14 +60,36 @@ def come_back(state, args: argparse.Namespace) -> str | None:
     """What a player who left a table (``state``, as the UI last saw it) is told on the way
     out: that the seat is kept and the command that takes it back; ``None`` for a
     spectator, a finished game or a client that never sat down."""
-    import shlex
-
     if state.seat is None or state.phase not in ("lobby", "playing"):
         return None
-    again = f"waddle join {args.address} --name {shlex.quote(args.name)}"
+    again = f"waddle join {args.address} --name {shell_word(args.name)}"
     if args.code:
-        again += f" --code {shlex.quote(args.code)}"
+        again += f" --code {shell_word(args.code)}"
     if state.phase == "lobby":
         return f"You left the lobby; your seat is held for a short while. Join again with:  {again}"
     return ("You left the game; your seat is kept (a bot plays your turns meanwhile). "
             f"Come back with:  {again}")
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word for a POSIX shell, safe to print on a terminal: quoted as
+    :func:`shlex.quote` does, or, when it holds a character that is not printable (an
+    escape sequence, a bidi control), in ``$'...'`` with those characters escaped, so the
+    terminal shows the command, never obeys it, and the command still gives ``text``."""
+    import shlex
+
+    if text.isprintable():
+        return shlex.quote(text)
+    out = []
+    for char in text:
+        if char in "\\'":
+            out.append("\\" + char)
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) < 0x100:
+            out.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(out) + "'"

@@ -52,12 +52,17 @@ class DowntownRuleset(Ruleset):
     def check_options(self, options: DowntownOptions, players: int, *,
                       prepared: Prepared | None = None, from_peer: bool = False,
                       host: DowntownOptions | None = None) -> None:
-        """Raise ``ValueError`` if ``players`` is not 2 to 4 or a peer chose a deck file
-        other than the host's own (``host.deck``; any deck suits any number of players)."""
+        """Raise ``ValueError`` if ``players`` is not 2 to 4, a peer chose a deck file
+        other than the host's own (``host.deck``; any deck suits any number of players),
+        or the deck file cannot be used (a :class:`~waddle.errors.DeckError` naming the
+        file, the card and the field: read now, so ``serve --deck`` refuses a bad file at
+        once, as ``--map`` does)."""
         if from_peer and isinstance(options.deck, FileDeck) and (host is None or options.deck != host.deck):
             raise ValueError("a deck file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle Downtown is for 2 to 4 players, not {players}")
+        if isinstance(options.deck, FileDeck):
+            make_deck(options.deck)
 
     def prepare(self, options: DowntownOptions, players: int, seed: int | None) -> Prepared:
         """Load the deck (``data``: a :class:`~waddle.downtown.cards.Deck`); ``seed`` is

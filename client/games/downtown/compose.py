@@ -78,9 +78,14 @@ class Draft:
 
     @classmethod
     def start(cls, state: State, seat: int) -> Draft:
-        """A fresh draft for ``seat`` in ``state``: a setup discard, a draw or a play."""
+        """A fresh draft for ``seat`` in ``state``: a setup discard, a draw or a play (the
+        first card that may be played chosen)."""
         step = "discard" if state.phase == SETUP else "draw" if state.phase == DRAW else "card"
-        return cls(state, seat, step)
+        draft = cls(state, seat, step)
+        if step == "card":
+            playable = state.playable(seat)
+            draft.choice = next((i for i, card in enumerate(draft.items()) if card in playable), 0)
+        return draft
 
     # -- the lists -------------------------------------------------------------------------
 
@@ -180,7 +185,8 @@ class Draft:
 
     def usable(self, place: int) -> bool:
         """Whether the board step can use ``place``: a place to empty (B), one with
-        penguins (Recolour), one that fits the penguins put so far (A, B, Recall)."""
+        penguins (Recolour), one that fits the penguins put so far (A, B, Recall) and, for
+        A and B, has room for one more."""
         state = self.state
         if self.step == "source":
             return bool(state.move_hoods(place))
@@ -188,6 +194,8 @@ class Draft:
             return bool(state.count(place))
         if self.step == "spread":
             if self.kind == "recall" and not state.count(place):
+                return False
+            if self.kind != "recall" and state.count(place) + sum(self.totals().get(place, ())) >= CAPACITY:
                 return False
             return place != self.source and bool(self.hoods_for({p for p, _ in self.put} | {place}))
         return False
@@ -297,16 +305,28 @@ class Draft:
 
     def next_hood(self) -> str | None:
         """Act in the next neighbourhood that can take what is chosen so far (3 players:
-        penguins only on the centre places belong to both)."""
+        penguins only on the centre places belong to both); the cursor goes to its first
+        usable place unless it is on one of its places already."""
         if self.step == "recolour":
             if self.recolour is None:
                 return "choose the penguins to recolour first"
             hoods = list(self.state.layout.hoods_of[self.recolour[0]])
         else:
-            hoods = self.hoods_for({p for p, _ in self.put})
+            layout = self.state.layout
+            hoods = [h for h in self.hoods_for({p for p, _ in self.put})
+                     if any(self.usable(p) for p in layout.hoods[h])]
         if len(hoods) < 2:
+            if self.kind == "recall" and not self.put:
+                return "no other neighbourhood has a penguin to take off"
             return "no other neighbourhood can take these penguins"
-        self.hood = hoods[(hoods.index(self.hood) + 1) % len(hoods)] if self.hood in hoods else hoods[0]
+        if self.hood in hoods:
+            self.hood = hoods[(hoods.index(self.hood) + 1) % len(hoods)]
+        else:  # none chosen yet: the cursor's, if it has one, counts as the current
+            current = next((h for h in hoods if self.cursor in self.state.layout.hoods[h]), None)
+            self.hood = hoods[(hoods.index(current) + 1) % len(hoods)] if current is not None else hoods[0]
+        places = self.state.layout.hoods[self.hood]
+        if self.cursor not in places:
+            self.cursor = next((p for p in places if self.usable(p)), self.cursor)
         return None
 
     def set_recolour(self, colour: str) -> str | None:

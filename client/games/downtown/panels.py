@@ -102,16 +102,25 @@ def _seat_facts(game: State, seat: int) -> str:
     return ", ".join(facts) + ("; has " + ", ".join(known) if known else "")
 
 
+#: The title of the points of every turn.
+TURN_TITLE = "Points per turn"
+
+
 def turn_table(state: TableState, width: int, *, ascii: bool = False) -> list[Fragments]:
     """The points of every turn: a heading with the rounds, then a row per player (their
-    points round by round, ``-`` for no turn, then the total), winners starred at the end."""
+    points round by round, ``-`` for no turn, then the total), winners starred at the end.
+    When the names' column is too narrow for the title (8 rounds or more in a narrow
+    window), the title takes a line of its own above the rounds."""
     game = game_of(state)
     points = turn_points(game.history, game.players)
     rounds = max((len(p) for p in points), default=0)
     star = "*" if ascii else "★"
     name = max(6, width - 3 * rounds - 11)
-    out = [[("class:heading", fit("Points per turn", name + 2) + "".join(f"{r:>3}" for r in range(1, rounds + 1))
-             + "  total")]]
+    columns = "".join(f"{r:>3}" for r in range(1, rounds + 1)) + "  total"
+    if name + 2 >= len(TURN_TITLE):
+        out = [[("class:heading", f"{TURN_TITLE:<{name + 2}}" + columns)]]
+    else:
+        out = [[("class:heading", TURN_TITLE)], [("class:heading", " " * (name + 2) + columns)]]
     for seat in sorted(range(game.players), key=lambda s: -game.scores[s]):
         label = game.labels[seat]
         row = "".join(f"{'-' if p is None else p:>3}" for p in points[seat])

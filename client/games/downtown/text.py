@@ -32,7 +32,7 @@ from waddle.downtown.events import (
 )
 from waddle.downtown.events import Played as PlayedEvent
 from waddle.downtown.ruleset import DowntownMatch
-from waddle.downtown.state import State
+from waddle.downtown.state import SETUP, State
 from waddle.ruleset import Outcome
 
 NameOf = Callable[[str], str]
@@ -55,7 +55,7 @@ RULE_TEXT = {
 }
 #: Each action in a sentence.
 ACTION_TEXT = {
-    "standard": "then action A (add) or B (move)",
+    "standard": "action A (add) or B (move)",
     "recolour": "special action: on one place, swap 1 or 2 penguins of one colour for the "
                 "other colour from your supply",
     "recall": "special action: take 1 or 2 penguins off one neighbourhood into your supply",
@@ -76,7 +76,8 @@ def card_rule(card: Card) -> str:
 
 
 def card_text(card: Card) -> str:
-    """``card`` in a sentence: what it scores, where, and its action."""
+    """``card`` in a sentence, in the order of the turn: its action, then what it scores
+    and where."""
     if card.rule == "copy":
         return f"{card.name}: {ACTION_TEXT['copy']}."
     where = "on the whole board" if card.scope == "all" else "of the active neighbourhood"
@@ -85,7 +86,7 @@ def card_text(card: Card) -> str:
         scores = f"{points} per count in the longest run of consecutive counts (1 to 5) {where}"
     else:
         scores = f"{points} for each place {where} with {RULE_TEXT[card.rule]}"
-    return f"{card.name}: {scores}; {ACTION_TEXT.get(card.action, card.action)}."
+    return f"{card.name}: {ACTION_TEXT.get(card.action, card.action)}; then {scores}."
 
 
 def penguins_text(red: int, yellow: int) -> str:
@@ -241,8 +242,16 @@ def report(match: DowntownMatch) -> str:
         winners = ", ".join(state.labels[s] for s in state.winners)
         parts.append(f"\n{'winners (shared)' if state.shared else 'winner'}: {winners}")
     if not state.is_over:
-        parts.append(f"\nthe record stops after {len(match)} actions; the game is not over ({state!r})")
+        parts.append(f"\nthe record stops after {len(match)} actions; the game is not over ({stopped(state)})")
     return "\n".join(parts)
+
+
+def stopped(state: State) -> str:
+    """Where an unfinished game stands, in words: ``"the setup discards"``, ``"round 3,
+    blue to play"``, ``"round 3, blue to draw"``."""
+    if state.phase == SETUP:
+        return "the setup discards"
+    return f"round {state.round}, {state.labels[state.current]} to {state.phase}"
 
 
 def result_json(match: DowntownMatch) -> dict[str, Any]:

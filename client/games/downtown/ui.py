@@ -18,7 +18,7 @@ from __future__ import annotations
 import textwrap
 
 import msgspec
-from prompt_toolkit.filters import Filter
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings
 
 from client.games.downtown import panels
@@ -39,6 +39,8 @@ from waddle.errors import IllegalActionError
 #: board keeps the most, so that the places stay put from step to step.
 LOWER_LINES = 9
 LOWER_MAX = 12
+#: The most lines a refusal takes under the places, below the step's heading.
+NOTICE_LINES = 3
 #: The widest the board area grows (the text under the places wraps within it).
 MAX_WIDTH = 72
 #: Cursor directions: key names -> (dx, dy) on the screen.
@@ -239,9 +241,12 @@ class GameView(Base):
                 lines = [[("class:dim", "Watching: every hand is hidden")], *lines]
             return lines[:rows], [None] * len(lines)
         draft = self.draft
-        if draft.step in LIST_STEPS:
-            return self._list(draft, width, rows)
-        return self._board_lines(draft, width, rows)
+        lines, items = (self._list if draft.step in LIST_STEPS else self._board_lines)(draft, width, rows)
+        notice = self.shell.ui.notice
+        if notice and self.composing():  # why a step was refused, whole (the banner cuts it at 80 columns)
+            said = [[("class:notice", line)] for line in textwrap.wrap(notice, width)[:NOTICE_LINES]]
+            lines, items = lines[:1] + said + lines[1:], items[:1] + [None] * len(said) + items[1:]
+        return lines[:rows], items[:rows]
 
     def _list(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None]]:
         composing = self.composing()
@@ -264,9 +269,11 @@ class GameView(Base):
         return lines + detail, items + [None] * len(detail)
 
     def _entry(self, draft: Draft, item, composing: bool) -> tuple[str, str, bool]:
-        """A list line: its text, a note at its end (the most it scores), and whether it is blocked."""
+        """A list line: its text, a note at its end (the most it scores), and whether it is
+        blocked; the rules start in one column, after the deck's longest name (11 at least)."""
         game = self.game
         step = draft.step
+        names = max(11, *(len(card.name) for card in game.deck.cards))
         if step == "kind":
             supply = penguins_text(game.supply_red[self.seat], game.supply_yellow[self.seat])
             text = KINDS[item] + (f" ({supply})" if item == "add" else "")
@@ -274,16 +281,17 @@ class GameView(Base):
         if step == "draw":
             if item is None:
                 return f"the deck's top card (unseen; {len(game.decks[0])} left)", "", False
-            return f"{game.name(item):<11} {card_rule(game.deck.cards[item])}  (display)", "", False
+            return f"{game.name(item):<{names}} {card_rule(game.deck.cards[item])}  (display)", "", False
         card = game.deck.cards[item]
         if step == "copy":
             shown = [game.labels[s] for s, pile in enumerate(game.piles) if pile and pile[-1] == item and s != self.seat]
-            return f"{card.name:<11} {card_rule(card)} ({', '.join(shown)})", self._up_to((draft.card, item)), False
+            return f"{card.name:<{names}} {card_rule(card)} ({', '.join(shown)})", self._up_to((draft.card, item)), False
         blocked = draft.blocked(item) if step == "card" else None
         if blocked:
-            return f"{card.name:<11} blocked: {blocked.split(' is on ', 1)[1]}", "", True
+            owners = blocked.split(" is on top of ", 1)[1].removesuffix("'s pile")
+            return f"{card.name:<{names}} blocked: {owners}'s top card", "", True
         note = self._up_to(item) if step == "card" and composing else ""
-        return f"{card.name:<11} {card_rule(card)}", note, False
+        return f"{card.name:<{names}} {card_rule(card)}", note, False
 
     def _up_to(self, key) -> str:
         points = self.best().get(key)
@@ -330,6 +338,7 @@ class GameView(Base):
             scored = self.preview()
             if scored is not None:
                 lines.append(self._scores(scored))
+        lines = [wrapped_line for line in lines for wrapped_line in wrap_line(line, width)]
         effective = game.effective(draft.card, draft.copied)
         if effective is not None and draft.opening == "card":
             lines += wrapped(card_text(game.deck.cards[effective]), width, rows - len(lines), self.shell.ascii)
@@ -432,14 +441,15 @@ class GameView(Base):
         return [("class:dim", f"  round {game.round} of {game.rounds}")]
 
     def hints(self) -> list[tuple[str, str]]:
-        if self.state.finished:
+        if self.state.finished or self.shell.ui.scores:
             return []
         draft = self.draft
         if not self.composing():
             return [("up/down your hand", "up/down hand")] if draft is not None else []
         if draft.step in LIST_STEPS:
             pick = [("a/b A or B", "a/b")] if draft.step == "kind" else []
-            return pick + [("up/down choose", "up/down"), ("Enter pick", "Enter"), ("Esc back", "Esc back")]
+            back = [("Esc back", "Esc back")] if draft.trail else []  # the first step: nothing to go back to
+            return pick + [("up/down choose", "up/down"), ("Enter pick", "Enter"), *back]
         if draft.step == "confirm":
             return [("Enter confirm", "Enter"), ("Esc back", "Esc back")]
         if draft.step == "source":
@@ -482,6 +492,8 @@ class GameView(Base):
     # -- input ---------------------------------------------------------------------------------
 
     def bindings(self, playing: Filter, finished: Filter) -> KeyBindings:
+        # The points per turn (v) take the place of the hand: no key acts on what is hidden.
+        playing = playing & Condition(lambda: not self.shell.ui.scores)
         kb = KeyBindings()
         for keys, (dx, dy) in MOVES.items():
             kb.add(*keys, filter=playing)(lambda event, dx=dx, dy=dy: self.move(dx, dy))
@@ -504,7 +516,7 @@ class GameView(Base):
     def click(self, choice) -> bool:
         kind, index = choice
         draft = self.draft
-        if draft is None:
+        if draft is None or self.shell.ui.scores:
             return False
         if kind == "place" and draft.step in BOARD_STEPS and self.composing():
             draft.cursor = index
@@ -642,6 +654,15 @@ def wrapped(text: str, width: int, rows: int, ascii: bool) -> list[Fragments]:
         if lines:
             lines[-1] = take(lines[-1], width - 1)[0].rstrip() + ellipsis(ascii)
     return [[("class:dim", line)] for line in lines]
+
+
+def wrap_line(line: Fragments, width: int) -> list[Fragments]:
+    """A line of one style wrapped to ``width`` in lines of that style (what to do next is
+    never cut off); a line of several styles as it is."""
+    if len(line) != 1 or len(line[0][1]) <= width:
+        return [line]
+    style, text = line[0]
+    return [[(style, part)] for part in textwrap.wrap(text, width)] or [line]
 
 
 def game_place(game: State, place: int) -> str:
