@@ -104,9 +104,19 @@ def play_game(job: Job) -> GameResult:
     logging.getLogger("waddle").setLevel(logging.CRITICAL)  # faults are reported in the result
     try:
         return trio.run(_game, job, start)
+    except KeyboardInterrupt:
+        raise
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from None
+        return _failed(job, start, group.exceptions[0] if len(group.exceptions) == 1 else group)
     except Exception as exc:  # one game's failure is a line in the results, not the arena's end
-        return GameResult(job.seating.index, job.seating.seed, (), (), False,
-                          time.monotonic() - start, error=f"{type(exc).__name__}: {clean(str(exc))}")
+        return _failed(job, start, exc)
+
+
+def _failed(job: Job, start: float, exc: BaseException) -> GameResult:
+    return GameResult(job.seating.index, job.seating.seed, (), (), False, time.monotonic() - start,
+                      error=f"{type(exc).__name__}: {clean(str(exc))}")
 
 
 def quiet_worker() -> None:
