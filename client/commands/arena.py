@@ -122,6 +122,8 @@ def _entrant_texts(args: argparse.Namespace) -> tuple[list[str], str]:
     if not args.entrants:
         raise ValueError("no entrants: give at least two (e.g. waddle arena greedy random) "
                          "or --candidate and --field")
+    if len(args.entrants) < 2:
+        raise ValueError("a round robin needs at least 2 entrants (or use --candidate and --field)")
     return list(args.entrants), "round robin"
 
 
