@@ -258,3 +258,11 @@ def test_the_command_refuses_bad_arenas_in_one_line(argv, message, capsys):
     assert cli.main(["arena", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("waddle arena: ") and message in err and err.count("\n") == 1
+
+
+def test_head_to_head_counts_who_finished_ahead_ties_half():
+    from client.arena.ratings import head_to_head
+
+    pairs = head_to_head([Finish((0, 1, 2), (30, 20, 20), (0,)), Finish((2, 1, 0), (9, 8, 1), (0,))], 3)
+    assert pairs[0][1] == (1.0, 2) and pairs[1][0] == (1.0, 2)
+    assert pairs[1][2] == (0.5, 2) and pairs[2][1] == (1.5, 2) and pairs[0][0] == (0.0, 0)

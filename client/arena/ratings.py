@@ -95,6 +95,22 @@ def rate(finishes: Sequence[Finish], entrants: int) -> list[tuple[float, float]]
     return [(r.mu, r.sigma) for r in ratings]
 
 
+def head_to_head(finishes: Sequence[Finish], entrants: int) -> list[list[tuple[float, int]]]:
+    """For every two entrants ``a``, ``b``: ``(points, meetings)``, where ``meetings`` counts
+    the pairs of seats of ``a`` and ``b`` in the same game and ``points`` those where ``a``
+    finished ahead (by :func:`ranks`), a shared place counting half. ``[a][a]`` is ``(0, 0)``."""
+    table = [[(0.0, 0)] * entrants for _ in range(entrants)]
+    for finish in finishes:
+        places = ranks(finish.scores, finish.winners)
+        for i, a in enumerate(finish.entrants):
+            for j, b in enumerate(finish.entrants):
+                if a != b:
+                    points, meetings = table[a][b]
+                    ahead = 1.0 if places[i] < places[j] else 0.5 if places[i] == places[j] else 0.0
+                    table[a][b] = (points + ahead, meetings + 1)
+    return table
+
+
 def standings(finishes: Sequence[Finish], entrants: int) -> list[Standing]:
     """The table: one :class:`Standing` per entrant, best ordinal first."""
     rated = rate(finishes, entrants)

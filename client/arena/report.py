@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from client.arena.ratings import Finish, Standing, ranks, standings, win_shares
+from client.arena.ratings import Finish, Standing, head_to_head, ranks, standings, win_shares
 from client.arena.runner import Arena
 from client.arena.schedule import Seating
 from client.arena.table import GameResult
@@ -24,6 +24,8 @@ CSV_COLUMNS = ("game", "seed", "seat", "label", "entrant", "score", "rank", "win
                "standin_moves", "faults", "finished")
 #: Faults listed under the text table, at most.
 FAULT_LINES = 10
+#: Entrants up to which the text shows the head-to-head table.
+HEAD_TO_HEAD = 8
 
 
 def finishes(results: Sequence[GameResult]) -> list[Finish]:
@@ -38,7 +40,8 @@ def table(arena: Arena, results: Sequence[GameResult]) -> list[Standing]:
 
 
 def text(arena: Arena, results: Sequence[GameResult], title: str) -> str:
-    """The standings as a plain-text table under ``title``, then the faults."""
+    """The standings as a plain-text table under ``title``, the head-to-head table (3 to
+    :data:`HEAD_TO_HEAD` entrants), then the faults and the games not counted."""
     names = [clean(e.name) for e in arena.entrants]
     width = max(7, *map(len, names))
     faults = _faults(arena, results)
@@ -52,6 +55,8 @@ def text(arena: Arena, results: Sequence[GameResult], title: str) -> str:
                      f" {s.ordinal:>7.1f} {s.score:>6.1f} {s.margin:>+6.1f} {count[s.entrant]:>6}")
     lines += ["", f"Wins: {WINS_NOTE}. Rating: openskill Plackett-Luce over each game's "
                   "places; ordinal = mu - 3 sigma (the order)."]
+    if 2 < len(names) <= HEAD_TO_HEAD:
+        lines += ["", *_head_to_head(names, finishes(results), width)]
     if faults:
         lines += ["", "Faults:"] + [f"  game {g + 1}, {names[e]}: {why}" for g, e, why in faults[:FAULT_LINES]]
         if len(faults) > FAULT_LINES:
@@ -61,6 +66,19 @@ def text(arena: Arena, results: Sequence[GameResult], title: str) -> str:
         lines += ["", f"Not counted ({len(unfinished)} games did not finish):"] + [
             f"  game {r.index + 1}: {r.error}" for r in unfinished[:FAULT_LINES]]
     return "\n".join(lines)
+
+
+def _head_to_head(names: list[str], done: list[Finish], width: int) -> list[str]:
+    """Each row's entrant finished ahead of each column's in this % of their meetings."""
+    pairs = head_to_head(done, len(names))
+    cell = max(6, *map(len, names))
+    lines = ["Head to head: % of meetings the row finished ahead of the column (ties half)",
+             f"    {'':<{width}} " + " ".join(f"{n:>{cell}}" for n in names)]
+    for a, name in enumerate(names):
+        cells = [f"{'-':>{cell}}" if not pairs[a][b][1] else f"{100 * pairs[a][b][0] / pairs[a][b][1]:>{cell}.0f}"
+                 for b in range(len(names))]
+        lines.append(f"    {name:<{width}} " + " ".join(cells))
+    return lines
 
 
 def _interval(s: Standing) -> str:
@@ -76,7 +94,9 @@ def to_json(arena: Arena, plan: Sequence[Seating], results: Sequence[GameResult]
     """Everything, JSON-ready: ``arena`` (the game, its options, mode, seed, entrants,
     limits, games planned and played, whether interrupted), ``schedule`` (every game's
     seed and entrants by seat), ``games`` (every played game's seats, scores, winners,
-    faults) and ``table`` (the standings, best first, with each entrant's name)."""
+    faults), ``table`` (the standings, best first, with each entrant's name) and
+    ``head_to_head`` (entrant -> entrant -> ``ahead`` of ``meetings``: how often the first
+    finished ahead, ties half)."""
     names = [e.name for e in arena.entrants]
     return {
         "arena": {"game": arena.game, "options": msgspec.to_builtins(arena.options), "mode": mode,
@@ -89,6 +109,9 @@ def to_json(arena: Arena, plan: Sequence[Seating], results: Sequence[GameResult]
                                                          for seat in r.seats]} for r in results],
         "table": [{"entrant": names[s.entrant], **{k: v for k, v in msgspec.to_builtins(s).items() if k != "entrant"}}
                   for s in table(arena, results)],
+        "head_to_head": {names[a]: {names[b]: {"ahead": points, "meetings": meetings}
+                                    for b, (points, meetings) in enumerate(row) if meetings}
+                         for a, row in enumerate(head_to_head(finishes(results), len(names)))},
     }
 
 
