@@ -266,3 +266,36 @@ def test_head_to_head_counts_who_finished_ahead_ties_half():
     pairs = head_to_head([Finish((0, 1, 2), (30, 20, 20), (0,)), Finish((2, 1, 0), (9, 8, 1), (0,))], 3)
     assert pairs[0][1] == (1.0, 2) and pairs[1][0] == (1.0, 2)
     assert pairs[1][2] == (0.5, 2) and pairs[2][1] == (1.5, 2) and pairs[0][0] == (0.0, 0)
+
+
+SILENT_BOT = """
+import sys
+sys.path.insert(0, {examples!r})
+from stdlib_bot import parse_address, receive, send
+import socket
+host, port = parse_address(sys.argv[1])
+code = sys.argv[sys.argv.index("--code") + 1]
+with socket.create_connection((host, port), timeout=60) as sock:
+    send(sock, {{"type": "hello", "protocol": 2, "client": "silent"}})
+    receive(sock)
+    send(sock, {{"type": "join", "name": "silent", "label": None, "code": code}})
+    while True:
+        message = receive(sock)
+        if message["type"] == "ping":
+            send(sock, {{"type": "pong", "nonce": message["nonce"]}})
+        elif message["type"] == "seated":
+            send(sock, {{"type": "ready", "ready": True}})
+        elif message["type"] == "played" and message["events"][-1].get("type") == "game_ended":
+            break
+"""
+
+
+def test_a_command_that_joins_and_never_moves_loses_its_turns_to_the_stand_in(tmp_path):
+    script = tmp_path / "silent_bot.py"
+    script.write_text(SILENT_BOT.format(examples=str(ROOT / "examples")))
+    status, data, rows, _ = arena_cli(tmp_path, "greedy", f"cmd:python {script}", "--players", "2",
+                                      "--games", "1", "--seed", "6", "--move-timeout", "0.2")
+    assert status == 0 and data["arena"]["finished"] == 1
+    silent = next(s for s in data["games"][0]["seats"] if s["entrant"] == "silent_bot")
+    assert silent["standin_moves"] > 0
+    assert any("stand-in played" in fault for fault in silent["faults"])
