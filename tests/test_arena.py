@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -299,3 +300,30 @@ def test_a_command_that_joins_and_never_moves_loses_its_turns_to_the_stand_in(tm
     silent = next(s for s in data["games"][0]["seats"] if s["entrant"] == "silent_bot")
     assert silent["standin_moves"] > 0
     assert any("stand-in played" in fault for fault in silent["faults"])
+
+
+def test_in_a_terminal_the_bar_shows_progress_and_ctrl_c_keeps_the_results_so_far(tmp_path):
+    import os
+    import signal
+
+    from test_pty import Terminal, wait
+
+    out = tmp_path / "out.json"
+    terminal = Terminal(["arena", "random", "greedy", "--games", "2000", "--seed", "1", "--jobs", "2",
+                         "--json", str(out)], columns=100)
+    try:
+        def done() -> int:
+            found = re.search(r"\] (\d+)/2000 games", terminal.text())
+            return int(found.group(1)) if found else 0
+
+        wait([terminal], lambda: done() >= 3, "the progress bar at 3 games")
+        assert "elapsed  ETA " in terminal.text() and "[" in terminal.text()
+        os.killpg(terminal.proc.pid, signal.SIGINT)              # Ctrl-C: the whole foreground group
+        wait([terminal], lambda: "stopped by Ctrl-C" in terminal.text(), "the table after Ctrl-C")
+        assert terminal.proc.wait(30) == 130
+    finally:
+        terminal.close()
+    data = json.loads(out.read_text())
+    assert data["arena"]["interrupted"] and 3 <= data["arena"]["played"] < 2000
+    assert len(data["games"]) == data["arena"]["played"] and all(g["finished"] for g in data["games"])
+    assert sum(s["games"] for s in data["table"]) == 2 * data["arena"]["played"]

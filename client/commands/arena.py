@@ -20,6 +20,14 @@ from client.cli import seconds
 MAX_DEFAULT_GAMES = 1000
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from client.commands.serve import add_game_arguments
 
@@ -44,9 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "rotation; with --field, each candidate once in every seat)")
     parser.add_argument("--seed", type=int,
                         help="seed of the schedule, the deals and the bots (default: random, printed)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="J",
+    parser.add_argument("--jobs", type=int, default=cores(), metavar="J",
                         help=f"games played at once in worker processes, 1 to the number of cores "
-                             f"(default {os.cpu_count() or 1}, the cores here)")
+                             f"(default {cores()}, the cores here)")
     parser.add_argument("--json", metavar="PATH", help="write everything as JSON here")
     parser.add_argument("--csv", metavar="PATH",
                         help="write one CSV row per entrant per game here")
@@ -138,9 +146,8 @@ def _players(args: argparse.Namespace, ruleset, entrants: int, mode: str) -> int
 
 
 def _check_counts(args: argparse.Namespace) -> None:
-    cores = os.cpu_count() or 1
-    if not 1 <= args.jobs <= cores:
-        raise ValueError(f"--jobs must be 1 to {cores} (the cores here), not {args.jobs}")
+    if not 1 <= args.jobs <= cores():
+        raise ValueError(f"--jobs must be 1 to {cores()} (the cores here), not {args.jobs}")
     if args.games is not None and args.games < 1:
         raise ValueError(f"--games must be at least 1, not {args.games}")
     if args.move_timeout is not None and args.move_timeout <= 0 or args.join_timeout <= 0 \
