@@ -327,3 +327,15 @@ def test_in_a_terminal_the_bar_shows_progress_and_ctrl_c_keeps_the_results_so_fa
     assert data["arena"]["interrupted"] and 3 <= data["arena"]["played"] < 2000
     assert len(data["games"]) == data["arena"]["played"] and all(g["finished"] for g in data["games"])
     assert sum(s["games"] for s in data["table"]) == 2 * data["arena"]["played"]
+
+
+def test_one_against_the_field_through_the_command_line(tmp_path, capsys):
+    status, data, rows, _ = arena_cli(tmp_path, "--candidate", "search:10i", "--field", "greedy",
+                                      "--players", "3", "--seed", "3")
+    out = capsys.readouterr().out
+    assert status == 0 and data["arena"]["mode"] == "one against the field"
+    assert data["arena"]["games"] == 3 and len({g["seed"] for g in data["schedule"]}) == 1
+    assert [g["seats"].index("search:10i") for g in data["schedule"]] == [0, 1, 2]
+    games = {s["entrant"]: s["games"] for s in data["table"]}
+    assert games == {"search:10i": 3, "greedy": 6} and len(rows) == 9
+    assert "one against the field" in out and "Head to head" not in out

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             check_writable(path)
     if args.records is not None:
         os.makedirs(args.records, exist_ok=True)
-    arena = runner.Arena(args.game, entrants, options, _limits(args, entrants, Limits), args.records)
+    arena = runner.Arena(args.game, entrants, options, _limits(args, ruleset, entrants, Limits), args.records)
     progress = None if args.quiet else Progress(len(plan))
     if progress is not None:
         progress.stream.write(f"waddle arena: {len(plan)} games of {ruleset.title}, {players} players, "
@@ -170,8 +170,11 @@ def _plan(args: argparse.Namespace, mode: str, entrants: int, players: int, seed
     return schedule.one_against_field(candidates, players, args.games or candidates * players, seed)
 
 
-def _limits(args: argparse.Namespace, entrants, limits_type):
-    budgets = [e.seconds for e in entrants if e.seconds is not None]
+def _limits(args: argparse.Namespace, ruleset, entrants, limits_type):
+    """The games' limits: the move timeout defaults to 10 s, or 5 times the largest time
+    budget of the built-in entrants (a level's own included) if that is more."""
+    budgets = [ruleset.resolve_bot(e.kind, e.options())[1].get("seconds") for e in entrants if not e.external]
+    budgets = [b for b in budgets if b is not None]
     move = args.move_timeout if args.move_timeout is not None else max(10.0, 5 * max(budgets, default=0))
     return limits_type(move=move, join=args.join_timeout, game=args.game_timeout)
 
