@@ -240,8 +240,8 @@ def test_ctrl_c_stops_the_run_with_the_results_so_far():
         seen.append(result)
         raise KeyboardInterrupt
 
-    results, interrupted = runner.run(runner.Arena("hex", field, limits=Limits()), plan, on_result=interrupt)
-    assert interrupted and results == seen and len(results) == 1 and results[0].finished
+    results, stopped = runner.run(runner.Arena("hex", field, limits=Limits()), plan, on_result=interrupt)
+    assert stopped == runner.INTERRUPTED and results == seen and len(results) == 1 and results[0].finished
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -324,7 +324,8 @@ def test_in_a_terminal_the_bar_shows_progress_and_ctrl_c_keeps_the_results_so_fa
     finally:
         terminal.close()
     data = json.loads(out.read_text())
-    assert data["arena"]["interrupted"] and 3 <= data["arena"]["played"] < 2000
+    assert data["arena"]["interrupted"] and data["arena"]["stopped"] == "stopped by Ctrl-C"
+    assert 3 <= data["arena"]["played"] < 2000
     assert len(data["games"]) == data["arena"]["played"] and all(g["finished"] for g in data["games"])
     assert sum(s["games"] for s in data["table"]) == 2 * data["arena"]["played"]
 
@@ -339,3 +340,15 @@ def test_one_against_the_field_through_the_command_line(tmp_path, capsys):
     games = {s["entrant"]: s["games"] for s in data["table"]}
     assert games == {"search:10i": 3, "greedy": 6} and len(rows) == 9
     assert "one against the field" in out and "Head to head" not in out
+
+
+@pytest.mark.parametrize(("signal", "why"), [("SIGKILL", "stopped: a worker process died"),
+                                             ("SIGSTOP", "stopped: no game ended for 6 s")])
+def test_a_worker_process_that_dies_or_hangs_stops_the_run_with_a_reason(monkeypatch, signal, why):
+    monkeypatch.setattr(runner, "PATIENCE", 1.0)
+    killer = f"killer=cmd:python -c 'import os, signal; os.kill(os.getppid(), signal.{signal})'"
+    field = tuple(entrants.parse(t, "hex") for t in ("random", killer))
+    plan = schedule.round_robin(2, 2, 2, seed=1)
+    limits = Limits(join=1.0, game=3.0)         # patience: 3 + 2 * 1 + 1 s
+    results, stopped = runner.run(runner.Arena("hex", field, limits=limits), plan, jobs=2)
+    assert results == [] and stopped == why

@@ -90,9 +90,10 @@ def _faults(arena: Arena, results: Sequence[GameResult]) -> list[tuple[int, int,
 
 
 def to_json(arena: Arena, plan: Sequence[Seating], results: Sequence[GameResult], *,
-            mode: str, seed: int, players: int, interrupted: bool) -> dict[str, Any]:
+            mode: str, seed: int, players: int, stopped: str | None) -> dict[str, Any]:
     """Everything, JSON-ready: ``arena`` (the game, its options, mode, seed, entrants,
-    limits, games planned and played, whether interrupted), ``schedule`` (every game's
+    limits, games planned and played, whether and why the run ``stopped`` early),
+    ``schedule`` (every game's
     seed and entrants by seat), ``games`` (every played game's seats, scores, winners,
     faults), ``table`` (the standings, best first, with each entrant's name) and
     ``head_to_head`` (entrant -> entrant -> ``ahead`` of ``meetings``: how often the first
@@ -101,7 +102,8 @@ def to_json(arena: Arena, plan: Sequence[Seating], results: Sequence[GameResult]
     return {
         "arena": {"game": arena.game, "options": msgspec.to_builtins(arena.options), "mode": mode,
                   "seed": seed, "players": players, "games": len(plan), "played": len(results),
-                  "finished": sum(r.finished for r in results), "interrupted": interrupted,
+                  "finished": sum(r.finished for r in results), "interrupted": stopped is not None,
+                  "stopped": stopped,
                   "limits": msgspec.to_builtins(arena.limits), "wins": WINS_NOTE,
                   "entrants": [msgspec.to_builtins(e) for e in arena.entrants]},
         "schedule": [{"game": s.index, "seed": s.seed, "seats": [names[e] for e in s.seats]} for s in plan],

@@ -103,20 +103,20 @@ def run(args: argparse.Namespace) -> int:
         progress.stream.write(f"waddle arena: {len(plan)} games of {ruleset.title}, {players} players, "
                               f"{mode}, seed {seed}, {min(args.jobs, len(plan))} at once\n")
     start = time.monotonic()
-    results, interrupted = runner.run(arena, plan, jobs=min(args.jobs, len(plan)),
+    results, stopped = runner.run(arena, plan, jobs=min(args.jobs, len(plan)),
                                       on_result=None if progress is None else lambda r: progress.step(_note(r)))
     if progress is not None:
         progress.close()
     title = (f"{ruleset.title}, {players} players, {mode}: {len(results)} of {len(plan)} games "
              f"({sum(r.finished for r in results)} finished), seed {seed}, {clock(time.monotonic() - start)}"
-             + ("; stopped by Ctrl-C" if interrupted else ""))
+             + (f"; {stopped}" if stopped else ""))
     print(report.text(arena, results, title))
     if args.json is not None:
         _write(args.json, report.to_json(arena, plan, results, mode=mode, seed=seed, players=players,
-                                         interrupted=interrupted))
+                                         stopped=stopped))
     if args.csv is not None:
         _write(args.csv, report.to_csv(arena, results))
-    return 130 if interrupted else 0
+    return 0 if stopped is None else 130 if stopped == runner.INTERRUPTED else 1
 
 
 def _entrant_texts(args: argparse.Namespace) -> tuple[list[str], str]:
