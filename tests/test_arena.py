@@ -270,12 +270,14 @@ def test_head_to_head_counts_who_finished_ahead_ties_half():
 
 
 SILENT_BOT = """
+import itertools
 import sys
 sys.path.insert(0, {examples!r})
 from stdlib_bot import parse_address, receive, send
 import socket
 host, port = parse_address(sys.argv[1])
 code = sys.argv[sys.argv.index("--code") + 1]
+ILLEGAL, ids, version, rejected = {illegal!r}, itertools.count(1), 0, 0
 with socket.create_connection((host, port), timeout=60) as sock:
     send(sock, {{"type": "hello", "protocol": 2, "client": "silent"}})
     receive(sock)
@@ -285,21 +287,33 @@ with socket.create_connection((host, port), timeout=60) as sock:
         if message["type"] == "ping":
             send(sock, {{"type": "pong", "nonce": message["nonce"]}})
         elif message["type"] == "seated":
+            token = message["token"]
             send(sock, {{"type": "ready", "ready": True}})
         elif message["type"] == "played" and message["events"][-1].get("type") == "game_ended":
             break
+        if message["type"] == "rejected":
+            rejected += 1
+        if ILLEGAL and message["type"] in ("started", "played"):
+            version = message["version"]
+            send(sock, {{"type": "act", "id": str(next(ids)), "version": version, "token": token,
+                         "action": {{"type": "place", "hex": [99, 99], "double": False}}}})
+if rejected:
+    sys.exit(f"{{rejected}} moves rejected")
 """
 
 
-def test_a_command_that_joins_and_never_moves_loses_its_turns_to_the_stand_in(tmp_path):
+@pytest.mark.parametrize("illegal", [False, True], ids=["silent", "illegal moves"])
+def test_a_command_that_never_plays_a_legal_move_loses_its_turns_to_the_stand_in(tmp_path, illegal):
     script = tmp_path / "silent_bot.py"
-    script.write_text(SILENT_BOT.format(examples=str(ROOT / "examples")))
+    script.write_text(SILENT_BOT.format(examples=str(ROOT / "examples"), illegal=illegal))
     status, data, rows, _ = arena_cli(tmp_path, "greedy", f"cmd:python {script}", "--players", "2",
                                       "--games", "1", "--seed", "6", "--move-timeout", "0.2")
     assert status == 0 and data["arena"]["finished"] == 1
     silent = next(s for s in data["games"][0]["seats"] if s["entrant"] == "silent_bot")
     assert silent["standin_moves"] > 0
     assert any("stand-in played" in fault for fault in silent["faults"])
+    rejected = [f for f in silent["faults"] if "moves rejected" in f]
+    assert bool(rejected) == illegal and all(f.startswith("exited with status 1: ") for f in rejected)
 
 
 def test_in_a_terminal_the_bar_shows_progress_and_ctrl_c_keeps_the_results_so_far(tmp_path):
