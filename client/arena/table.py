@@ -101,7 +101,9 @@ def play_game(job: Job) -> GameResult:
     """Play ``job``'s game to its end on a new local host; never raises but ``KeyboardInterrupt``
     (an error becomes the result's ``error``). For a worker process, or inline."""
     start = time.monotonic()
-    logging.getLogger("waddle").setLevel(logging.CRITICAL)  # faults are reported in the result
+    logger = logging.getLogger("waddle")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)  # the host's warnings: faults are reported in the result
     try:
         return trio.run(_game, job, start)
     except KeyboardInterrupt:
@@ -112,6 +114,8 @@ def play_game(job: Job) -> GameResult:
         return _failed(job, start, group.exceptions[0] if len(group.exceptions) == 1 else group)
     except Exception as exc:  # one game's failure is a line in the results, not the arena's end
         return _failed(job, start, exc)
+    finally:
+        logger.setLevel(level)
 
 
 def _failed(job: Job, start: float, exc: BaseException) -> GameResult:
