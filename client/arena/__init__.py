@@ -11,10 +11,12 @@ One concept a module:
 - :mod:`client.arena.report`: the table as text, JSON and CSV.
 - :mod:`client.arena.progress`: the progress bar.
 
-The Python API (what ``examples/tournament.py`` shows)::
+The Python API (``examples/tournament.py`` is a script around it)::
 
-    from client.arena import entrants, runner, schedule
-    field = [entrants.parse(text, "hex") for text in ("greedy", "search:200i", "random")]
+    from client.arena import entrants, report, runner, schedule
+    field = tuple(entrants.parse(text, "hex") for text in ("greedy", "search:200i", "random"))
     plan = schedule.round_robin(len(field), players=3, games=6, seed=1)
-    results = runner.run(runner.Arena(game="hex", entrants=field, players=3), plan)
+    arena = runner.Arena("hex", field)
+    results, stopped = runner.run(arena, plan, jobs=1)     # stopped: None, or why it stopped early
+    print(report.text(arena, results, "6 games"))
 """
