@@ -50,7 +50,7 @@ def text(arena: Arena, results: Sequence[GameResult], title: str) -> str:
              f" {'rating mu ± sigma':>17} {'ordinal':>7} {'score':>6} {'margin':>6} {'faults':>6}"]
     count = {e: sum(1 for _, entrant, _ in faults if entrant == e) for e in range(len(names))}
     for place, s in enumerate(table(arena, results), 1):
-        lines.append(f"{place:>2}  {names[s.entrant]:<{width}} {s.games:>5} {s.wins:>6.4g} "
+        lines.append(f"{place:>2}  {names[s.entrant]:<{width}} {s.games:>5} {_wins(s.wins):>6} "
                      f"{100 * s.win_rate:>6.1f}  {_interval(s):<13} {s.mu:>8.1f} ± {s.sigma:<6.2f}"
                      f" {s.ordinal:>7.1f} {s.score:>6.1f} {s.margin:>+6.1f} {count[s.entrant]:>6}")
     lines += ["", f"Wins: {WINS_NOTE}. Rating: openskill Plackett-Luce over each game's "
@@ -79,6 +79,11 @@ def _head_to_head(names: list[str], done: list[Finish], width: int) -> list[str]
                  for b in range(len(names))]
         lines.append(f"    {name:<{width}} " + " ".join(cells))
     return lines
+
+
+def _wins(wins: float) -> str:
+    """Win shares as people count them: ``12`` or ``12.5``, thirds as ``0.33``."""
+    return f"{wins:.0f}" if wins == int(wins) else f"{wins:.2f}".rstrip("0")
 
 
 def _interval(s: Standing) -> str:

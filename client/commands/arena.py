@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
                               f"{mode}, seed {seed}, {min(args.jobs, len(plan))} at once\n")
     start = time.monotonic()
     results, stopped = runner.run(arena, plan, jobs=min(args.jobs, len(plan)),
-                                      on_result=None if progress is None else lambda r: progress.step(_note(r)))
+                                      on_result=None if progress is None else lambda r: progress.step(_note(r, entrants)))
     if progress is not None:
         progress.close()
     title = (f"{ruleset.title}, {players} players, {mode}: {len(results)} of {len(plan)} games "
@@ -185,11 +185,15 @@ def _limits(args: argparse.Namespace, ruleset, entrants, limits_type):
     return limits_type(move=move, join=args.join_timeout, game=args.game_timeout)
 
 
-def _note(result) -> str:
+def _note(result, entrants) -> str:
+    """A game's line for a plain progress log: who won, or why it did not finish."""
+    from protocol.text import clean
+
     if not result.finished:
         return f"game {result.index + 1}: not finished: {result.error}"
+    won = " and ".join(clean(entrants[result.seats[w].entrant].name) for w in result.winners)
     faults = sum(len(seat.faults) for seat in result.seats)
-    return f"game {result.index + 1} done" + (f", {faults} fault(s)" if faults else "")
+    return f"game {result.index + 1}: {won} won" + (f", {faults} fault(s)" if faults else "")
 
 
 def _write(path: str, data) -> None:
