@@ -366,3 +366,17 @@ def test_a_worker_process_that_dies_or_hangs_stops_the_run_with_a_reason(monkeyp
     limits = Limits(join=1.0, game=3.0)         # patience: 3 + 2 * 1 + 1 s
     results, stopped = runner.run(runner.Arena("hex", field, limits=limits), plan, jobs=2)
     assert results == [] and stopped == why
+
+
+def test_off_a_terminal_progress_is_a_line_a_game_and_records_replay(tmp_path, capsys):
+    records = tmp_path / "records"
+    assert cli.main(["arena", "greedy", "random", "--games", "2", "--seed", "3", "--jobs", "1",
+                     "--records", str(records)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "waddle arena: 2 games of Waddle, 2 players, round robin, seed 3, 1 at once"
+    assert [line.split("  ")[0] for line in err[1:]] == ["1/2 games", "2/2 games"]
+    assert all(line.endswith(" won") for line in err[1:])
+    saved = sorted(records.iterdir())
+    assert [p.name for p in saved] == ["arena-0001.json", "arena-0002.json"]
+    assert cli.main(["replay", str(saved[0]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"]
