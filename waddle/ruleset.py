@@ -268,11 +268,11 @@ class Ruleset(ABC):
     view_type: ClassVar[Any]
     #: The bot kinds :meth:`make_bot` makes, the default first.
     bots: ClassVar[tuple[str, ...]]
+    #: The ``format`` field of the game's records.
+    record_format: ClassVar[str]
     #: The difficulty levels by name (every one of :data:`LEVELS`): the bot each plays as.
     #: :meth:`make_bot` and :meth:`check_bots` take a level's name wherever a kind goes.
     levels: ClassVar[Mapping[str, Level]] = {}
-    #: The ``format`` field of the game's records.
-    record_format: ClassVar[str]
 
     @abstractmethod
     def check_options(self, options: Any, players: int, *, prepared: Prepared | None = None,

@@ -47,9 +47,9 @@ class DowntownRuleset(Ruleset):
     event_type = Event
     view_type = DowntownViewData
     bots = tuple(BOTS)
+    record_format = FORMAT
     #: The difficulty levels (a project decision, measured in docs/arena.md).
     levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}
-    record_format = FORMAT
 
     def check_options(self, options: DowntownOptions, players: int, *,
                       prepared: Prepared | None = None, from_peer: bool = False,

@@ -72,9 +72,9 @@ class HexRuleset(Ruleset):
     event_type = Event
     view_type = HexViewData
     bots = tuple(BOTS)
+    record_format = FORMAT
     #: The difficulty levels (a project decision, measured in docs/arena.md).
     levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}
-    record_format = FORMAT
 
     def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
                       from_peer: bool = False, host: HexOptions | None = None) -> None:
