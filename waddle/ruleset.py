@@ -326,6 +326,20 @@ class Ruleset(ABC):
             ValueError: an unknown kind (naming the known ones) or bad options.
         """
 
+    def reseeded(self, options: Any, seed: int) -> Any:
+        """``options`` for another game like the last, made afresh from ``seed`` (a
+        rematch: the hex game gives a standard map the new seed). The default: the same
+        options."""
+        return options
+
+    def check_bots(self, kinds: Sequence[str]) -> None:
+        """Raise ``ValueError`` naming the first of ``kinds`` that is neither a bot kind nor
+        a level of this game (the message lists both)."""
+        for kind in kinds:
+            if kind not in self.bots and kind not in self.levels:
+                raise ValueError(f"unknown bot {kind!r}: expected a level ({', '.join(self.levels)}) "
+                                 f"or a bot kind ({', '.join(self.bots)})")
+
     def resolve_bot(self, kind: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         """The bot kind and options that ``kind`` with ``options`` stands for: a level's
         bot and budget (``options`` given win over the level's), else ``kind`` as it is."""
@@ -344,20 +358,6 @@ class Ruleset(ABC):
         else the kind itself."""
         level = self.levels.get(kind)
         return kind if level is None else f"{kind} ({level.describe()})"
-
-    def reseeded(self, options: Any, seed: int) -> Any:
-        """``options`` for another game like the last, made afresh from ``seed`` (a
-        rematch: the hex game gives a standard map the new seed). The default: the same
-        options."""
-        return options
-
-    def check_bots(self, kinds: Sequence[str]) -> None:
-        """Raise ``ValueError`` naming the first of ``kinds`` that is neither a bot kind nor
-        a level of this game (the message lists both)."""
-        for kind in kinds:
-            if kind not in self.bots and kind not in self.levels:
-                raise ValueError(f"unknown bot {kind!r}: expected a level ({', '.join(self.levels)}) "
-                                 f"or a bot kind ({', '.join(self.bots)})")
 
     def label_look(self, label: str) -> SeatLook:
         """The look of the seat labelled ``label``.
