@@ -78,12 +78,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import random
     import time
 
-    from client.arena import entrants as parsing
     from client.arena import report, runner
     from client.arena.progress import Progress, clock
+
+    ruleset, arena, plan, players, seed, mode = _prepare(args)
+    progress = None if args.quiet else Progress(len(plan))
+    jobs = min(args.jobs, len(plan))
+    if progress is not None:
+        progress.stream.write(f"waddle arena: {len(plan)} games of {ruleset.title}, {players} players, "
+                              f"{mode}, seed {seed}, {jobs} at once\n")
+    start = time.monotonic()
+    results, stopped = runner.run(arena, plan, jobs=jobs, on_result=None if progress is None
+                                  else lambda result: progress.step(_note(result, arena.entrants)))
+    if progress is not None:
+        progress.close()
+    title = (f"{ruleset.title}, {players} players, {mode}: {len(results)} of {len(plan)} games "
+             f"({sum(r.finished for r in results)} finished), seed {seed}, {clock(time.monotonic() - start)}"
+             + (f"; {stopped}" if stopped else ""))
+    print(report.text(arena, results, title))
+    if args.json is not None:
+        _write(args.json, report.to_json(arena, plan, results, mode=mode, seed=seed, players=players,
+                                         stopped=stopped))
+    if args.csv is not None:
+        _write(args.csv, report.to_csv(arena, results))
+    return 0 if stopped is None else 130 if stopped == runner.INTERRUPTED else 1
+
+
+def _prepare(args: argparse.Namespace):
+    """Everything checked before a game starts: ``(ruleset, arena, plan, players, seed, mode)``.
+
+    Raises:
+        ValueError: a bad entrant, count, option or output path (one line saying which).
+    """
+    import random
+
+    from client.arena import entrants as parsing
+    from client.arena import runner
     from client.arena.table import Limits
     from client.commands import check_writable
     from client.commands.serve import game_options
@@ -104,25 +136,7 @@ def run(args: argparse.Namespace) -> int:
     if args.records is not None:
         os.makedirs(args.records, exist_ok=True)
     arena = runner.Arena(args.game, entrants, options, _limits(args, ruleset, entrants, Limits), args.records)
-    progress = None if args.quiet else Progress(len(plan))
-    if progress is not None:
-        progress.stream.write(f"waddle arena: {len(plan)} games of {ruleset.title}, {players} players, "
-                              f"{mode}, seed {seed}, {min(args.jobs, len(plan))} at once\n")
-    start = time.monotonic()
-    results, stopped = runner.run(arena, plan, jobs=min(args.jobs, len(plan)),
-                                      on_result=None if progress is None else lambda r: progress.step(_note(r, entrants)))
-    if progress is not None:
-        progress.close()
-    title = (f"{ruleset.title}, {players} players, {mode}: {len(results)} of {len(plan)} games "
-             f"({sum(r.finished for r in results)} finished), seed {seed}, {clock(time.monotonic() - start)}"
-             + (f"; {stopped}" if stopped else ""))
-    print(report.text(arena, results, title))
-    if args.json is not None:
-        _write(args.json, report.to_json(arena, plan, results, mode=mode, seed=seed, players=players,
-                                         stopped=stopped))
-    if args.csv is not None:
-        _write(args.csv, report.to_csv(arena, results))
-    return 0 if stopped is None else 130 if stopped == runner.INTERRUPTED else 1
+    return ruleset, arena, plan, players, seed, mode
 
 
 def _entrant_texts(args: argparse.Namespace) -> tuple[list[str], str]:
