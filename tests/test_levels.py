@@ -58,10 +58,10 @@ async def test_the_host_fills_empty_seats_with_a_level_and_names_it():
         fresh.configure(Settings(players=3, bots=["expert"]))
 
 
-def test_the_command_line_takes_levels_and_refuses_other_names(capsys):
+def test_the_command_line_takes_levels_and_refuses_other_names(capsys, tmp_path):
     assert strategies()[:3] == LEVELS
     assert cli.main(["demo", "--players", "2", "--bots", "easy", "medium", "--json", "--seed", "3",
-                     "--record", "/dev/null"]) == 0
+                     "--record", str(tmp_path / "demo.json")]) == 0
     result = json.loads(capsys.readouterr().out)
     assert len(result["scores"]) == 2
     assert cli.main(["demo", "--bots", "expert", "--json"]) == 2
