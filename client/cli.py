@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "run a headless bot client against HOST:PORT"),
     "map": ("map", "print a generated standard map"),
     "replay": ("replay", "replay a game record and print the board and scores"),
+    "arena": ("arena", "play bots against each other and rate them (built-in and your own)"),
 }
 
 

@@ -14,6 +14,8 @@ SAVERS = [
     ["host", "--port", "0", "--players", "2", "--bots", "random", "--save"],
     ["play", "--bots", "1", "--record"],
     ["demo", "--players", "2", "--pace", "0", "--record"],
+    ["arena", "greedy", "random", "--jobs", "1", "--json"],
+    ["arena", "greedy", "random", "--jobs", "1", "--csv"],
 ]
 
 
@@ -29,11 +31,12 @@ def nothing_starts(monkeypatch):
 
 def bad_paths(tmp_path):
     return {"no folder": (str(tmp_path / "missing" / "game.json"), f"there is no folder {tmp_path / 'missing'}"),
-            "a folder": (str(tmp_path), "it is a folder")}
+            "a folder": (str(tmp_path), "it is a folder"),
+            "a device": (os.devnull, "it is not a regular file")}
 
 
 @pytest.mark.parametrize("argv", SAVERS, ids=lambda argv: argv[0])
-@pytest.mark.parametrize("case", ["no folder", "a folder"])
+@pytest.mark.parametrize("case", ["no folder", "a folder", "a device"])
 def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path, capsys, nothing_starts, argv, case):
     path, problem = bad_paths(tmp_path)[case]
     assert main([*argv, path]) == 2

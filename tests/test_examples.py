@@ -1,6 +1,6 @@
 """The example bots play whole games against an in-process host on 127.0.0.1 (port 0),
 the standard-library bot imports nothing but the standard library, and the tournament
-script ranks the bots."""
+script (the arena's Python API) ranks the bots."""
 
 from __future__ import annotations
 
@@ -109,11 +109,14 @@ def test_simple_bot_plays_a_whole_game(capsys):
 
 def test_tournament_greedy_beats_random_and_the_table_lists_every_bot(capsys):
     tournament = load("tournament")
-    standings = tournament.run_tournament(["greedy", "random"], games=4, seed=1)
-    greedy, random_ = standings
-    assert [len(s.scores) for s in standings] == [4, 4]
-    assert greedy.wins >= 3 and sum(greedy.scores) > sum(random_.scores)
-    assert all(g - r == m for g, r, m in zip(greedy.scores, random_.scores, greedy.margins))
-    assert tournament.main(["--bots", "greedy", "random", "--games", "2"]) == 0
+    arena, results = tournament.run_tournament(["greedy", "random"], games=4, seed=1)
+    assert [e.name for e in arena.entrants] == ["greedy", "random"]
+    assert len(results) == 4 and all(r.finished for r in results)
+    greedy_scores = [s.score for r in results for s in r.seats if s.entrant == 0]
+    random_scores = [s.score for r in results for s in r.seats if s.entrant == 1]
+    assert sum(greedy_scores) > sum(random_scores)
+    assert sum(0 in [r.seats[w].entrant for w in r.winners] for r in results) >= 3
+    assert tournament.main(["--bots", "greedy", "random", "greedy", "--games", "2"]) == 0
     out = capsys.readouterr().out
-    assert "greedy#1" in out and "random#2" in out and "2 games, 2 players" in out
+    assert "greedy#2" in out and "random" in out and out.startswith("2 games, 3 players")
+    assert tournament.main(["--bots", "greedy", "nobot"]) == 2

@@ -44,6 +44,8 @@ Audience = int | None
 BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset", "downtown": "waddle.downtown.ruleset"}
 #: The ruleset a host plays unless told otherwise.
 DEFAULT_RULESET = "hex"
+#: The difficulty levels players choose, easiest first (every game maps each onto a bot).
+LEVELS = ("easy", "medium", "hard")
 
 
 class SeatLook(msgspec.Struct, frozen=True):
@@ -68,6 +70,22 @@ class Outcome(msgspec.Struct, frozen=True):
     winners: tuple[int, ...]
     leaders: tuple[int, ...]
     detail: Any = None
+
+
+class Level(msgspec.Struct, frozen=True):
+    """What a difficulty level (:data:`LEVELS`) plays as: the bot ``kind`` and its time
+    budget, ``seconds`` a move (``None``: the bot has none, or keeps its default).
+
+    The mapping is a decision of the project (docs/arena.md gives each level's measured
+    strength); :attr:`Ruleset.levels` holds a game's.
+    """
+
+    kind: str
+    seconds: float | None = None
+
+    def describe(self) -> str:
+        """The bot it is, for people: ``"search, 1 s a move"`` or ``"greedy"``."""
+        return self.kind if self.seconds is None else f"{self.kind}, {self.seconds:g} s a move"
 
 
 class Prepared(msgspec.Struct, frozen=True):
@@ -252,6 +270,9 @@ class Ruleset(ABC):
     bots: ClassVar[tuple[str, ...]]
     #: The ``format`` field of the game's records.
     record_format: ClassVar[str]
+    #: The difficulty levels by name (every one of :data:`LEVELS`): the bot each plays as.
+    #: :meth:`make_bot` and :meth:`check_bots` take a level's name wherever a kind goes.
+    levels: ClassVar[Mapping[str, Level]] = {}
 
     @abstractmethod
     def check_options(self, options: Any, players: int, *, prepared: Prepared | None = None,
@@ -298,7 +319,8 @@ class Ruleset(ABC):
 
     @abstractmethod
     def make_bot(self, kind: str, seed: int | None = None, **options: Any) -> Bot:
-        """A new bot of ``kind`` (one of :attr:`bots`); ``options`` such as ``seconds``.
+        """A new bot of ``kind`` (one of :attr:`bots`, or a level of :attr:`levels`, made
+        as :meth:`resolve_bot` says); ``options`` such as ``seconds``.
 
         Raises:
             ValueError: an unknown kind (naming the known ones) or bad options.
@@ -311,10 +333,31 @@ class Ruleset(ABC):
         return options
 
     def check_bots(self, kinds: Sequence[str]) -> None:
-        """Raise ``ValueError`` naming the first of ``kinds`` that is not a bot of this game."""
+        """Raise ``ValueError`` naming the first of ``kinds`` that is neither a bot kind nor
+        a level of this game (the message lists both)."""
         for kind in kinds:
-            if kind not in self.bots:
-                raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(self.bots)}")
+            if kind not in self.bots and kind not in self.levels:
+                raise ValueError(f"unknown bot {kind!r}: expected a level ({', '.join(self.levels)}) "
+                                 f"or a bot kind ({', '.join(self.bots)})")
+
+    def resolve_bot(self, kind: str, options: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The bot kind and options that ``kind`` with ``options`` stands for: a level's
+        bot and budget (``options`` given win over the level's), else ``kind`` as it is."""
+        level = self.levels.get(kind)
+        if level is None:
+            return kind, dict(options)
+        budget = {} if level.seconds is None else {"seconds": level.seconds}
+        return level.kind, {**budget, **options}
+
+    def bot_choices(self) -> tuple[str, ...]:
+        """What players may choose for a bot seat: the levels, easiest first, then the kinds."""
+        return (*self.levels, *self.bots)
+
+    def describe_bot(self, kind: str) -> str:
+        """``kind`` for people: a level with the bot it is (``"hard (search, 1 s a move)"``),
+        else the kind itself."""
+        level = self.levels.get(kind)
+        return kind if level is None else f"{kind} ({level.describe()})"
 
     def label_look(self, label: str) -> SeatLook:
         """The look of the seat labelled ``label``.

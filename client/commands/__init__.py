@@ -25,8 +25,9 @@ def check_writable(path: str | os.PathLike) -> None:
     """Check up front that a file can be written at ``path``, as the user gave it.
 
     The file is written atomically (a temporary file in the same folder, then renamed),
-    so the folder must exist and be writable, and ``path`` must not be a folder; an
-    existing file must be writable too.
+    so the folder must exist and be writable, and ``path`` must not be a folder or anything
+    but a regular file (``/dev/null`` would be replaced by a file); an existing file must be
+    writable too.
 
     Raises:
         ValueError: one line naming ``path`` and the problem.
@@ -38,6 +39,8 @@ def check_writable(path: str | os.PathLike) -> None:
         problem = f"there is no folder {parent}"
     elif not os.access(parent, os.W_OK | os.X_OK):
         problem = f"the folder {parent} is not writable"
+    elif os.path.exists(path) and not os.path.isfile(path):
+        problem = "it is not a regular file (saving replaces the file: give a file name)"
     elif os.path.exists(path) and not os.access(path, os.W_OK):
         problem = "the file is not writable"
     else:

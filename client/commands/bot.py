@@ -20,10 +20,10 @@ from client.commands import add_wait_argument
 
 
 def strategies() -> tuple[str, ...]:
-    """Every bot kind of any game, sorted."""
-    from waddle.ruleset import rulesets
+    """The difficulty levels, easiest first, then every bot kind of any game, sorted."""
+    from waddle.ruleset import LEVELS, rulesets
 
-    return tuple(sorted({kind for ruleset in rulesets().values() for kind in ruleset.bots}))
+    return (*LEVELS, *sorted({kind for ruleset in rulesets().values() for kind in ruleset.bots}))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=tuple(BUILT_IN),
                         help="play only this game (default: whatever the host plays)")
     parser.add_argument("--strategy", default="greedy", choices=strategies(),
-                        help="which of the game's built-in bots plays (default: greedy)")
+                        help="a difficulty level (easy, medium, hard: see docs/arena.md) or "
+                             "one of the game's built-in bots (default: greedy)")
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--colour", metavar="COLOUR",
                         help="preferred seat colour (default: the first free one)")
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                         "remembered for this address and --name, else join)")
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
     parser.add_argument("--seconds", type=seconds, default=0.5,
-                        help="search bot's time budget per move, seconds (default 0.5)")
+                        help="search bot's time budget per move, seconds (default 0.5; a level "
+                             "keeps its own)")
     parser.add_argument("--start", action="store_true",
                         help="as the table's owner, start the game at once (the host's bots "
                              "fill the empty seats); if the host refuses, say ready and start "
@@ -61,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
-    """A bot of ``kind`` for ``ruleset``'s game (a search bot with ``seconds`` a move).
+    """A bot of ``kind`` for ``ruleset``'s game (a search bot with ``seconds`` a move; a
+    level, :attr:`waddle.ruleset.Ruleset.levels`, with its own budget).
 
     Raises:
         ValueError: the game has no such bot.

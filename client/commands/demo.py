@@ -27,8 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int,
                         help="seed for the game (the map, the shuffles) and the bots (default: random)")
     parser.add_argument("--bots", nargs="+", metavar="KIND",
-                        help="bot kinds by seat: random, greedy or search (repeated to fill "
-                             "the seats; default: search greedy greedy random greedy)")
+                        help="bots by seat: levels easy, medium, hard or kinds random, greedy, "
+                             "search (repeated to fill the seats; default: search greedy greedy "
+                             "random greedy)")
     parser.add_argument("--json", action="store_true",
                         help="print only the result as JSON (as waddle replay --json, plus record)")
     parser.add_argument("--record", metavar="PATH",

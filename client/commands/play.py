@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=3, metavar="N",
                         help="bot opponents, 1 to 4 (Waddle Downtown: 1 to 3; default 3)")
     parser.add_argument("--strategy", default="greedy", metavar="KIND",
-                        help="the bots' strategy: random, greedy or search (default greedy)")
+                        help="the bots' difficulty level (easy, medium, hard) or kind (random, "
+                             "greedy, search; default greedy)")
     serve.add_table_arguments(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")

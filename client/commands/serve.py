@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
                         help="seats at the table, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
-                        help="bot kinds that fill empty seats when the owner starts, in seat "
-                             "order; the last repeats (random, greedy, search)")
+                        help="bots that fill empty seats when the owner starts, in seat order; "
+                             "the last repeats: levels easy, medium, hard or kinds random, "
+                             "greedy, search")
     add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",

@@ -35,10 +35,14 @@ def _bot_kind(settings) -> str:
     return settings.bots[0] if settings.bots else "none"
 
 
+def _bot_title(state: TableState, kind: str) -> str:
+    return state.ruleset.describe_bot(kind) if state.ruleset else kind
+
+
 def fields(state: TableState, view: GameView | None) -> list[Field]:
     """The lobby's settings for the table's game, in screen order."""
     low, high = state.ruleset.players if state.ruleset else (2, 5)
-    kinds = ("none", *(state.ruleset.bots if state.ruleset else ()))
+    kinds = ("none", *(state.ruleset.bot_choices() if state.ruleset else ()))
 
     def step_players(s, step: int):
         players = min(high, max(low, s.players + step))
@@ -53,7 +57,7 @@ def fields(state: TableState, view: GameView | None) -> list[Field]:
         *(view.lobby_fields() if view is not None else ()),
         Field("Turn timer", lambda s: "off" if s.turn_timer is None else f"{s.turn_timer:g} s",
               lambda s, d: _replace(s, turn_timer=_cycle(TIMERS, s.turn_timer, d))),
-        Field("Bots in empty seats", _bot_kind, step_bots),
+        Field("Bots in empty seats", lambda s: _bot_title(state, _bot_kind(s)), step_bots),
     ]
 
 
@@ -78,7 +82,7 @@ def lobby_screen(state: TableState, ui: UIState, view: GameView | None, height: 
         return out
     bots = settings.bots
     for index in range(len(state.seats), settings.players):
-        who = f"a {bots[0]} bot at the start" if bots else "waiting for a player"
+        who = f"a {_bot_title(state, bots[0])} bot at the start" if bots else "waiting for a player"
         out.append(("class:dim", f"  - seat {index + 1}: {who}\n"))
     out.append(("class:heading", "\nTable\n"))
     arrow = ">" if ascii else "▶"

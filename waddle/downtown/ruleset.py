@@ -32,7 +32,7 @@ from waddle.downtown.record import FORMAT, from_record, to_record
 from waddle.downtown.state import UNKNOWN, State, shuffle
 from waddle.downtown.viewdata import COLOURS, DowntownViewData, state_of, view_data
 from waddle.errors import IllegalActionError, ViewError
-from waddle.ruleset import Audience, Match, Outcome, Prepared, Ruleset, SeatLook, View
+from waddle.ruleset import Audience, Level, Match, Outcome, Prepared, Ruleset, SeatLook, View
 
 
 class DowntownRuleset(Ruleset):
@@ -48,6 +48,8 @@ class DowntownRuleset(Ruleset):
     view_type = DowntownViewData
     bots = tuple(BOTS)
     record_format = FORMAT
+    #: The difficulty levels (a project decision, measured in docs/arena.md).
+    levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}
 
     def check_options(self, options: DowntownOptions, players: int, *,
                       prepared: Prepared | None = None, from_peer: bool = False,
@@ -98,6 +100,7 @@ class DowntownRuleset(Ruleset):
         return DowntownView(state_of(data, audience), audience)
 
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
+        kind, options = self.resolve_bot(kind, options)
         return make_bot(kind, seed, **options)
 
 

@@ -22,7 +22,7 @@ from waddle.hex.maps import MAX_HEXES, Map
 from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
 from waddle.hex.record import FORMAT, from_record, to_record
 from waddle.jsonform import json_form
-from waddle.ruleset import Audience, Match, Outcome, Prepared, Ruleset, SeatLook, View
+from waddle.ruleset import Audience, Level, Match, Outcome, Prepared, Ruleset, SeatLook, View
 
 Colour = Literal["red", "blue", "yellow", "green", "purple"]
 
@@ -73,6 +73,8 @@ class HexRuleset(Ruleset):
     view_type = HexViewData
     bots = tuple(BOTS)
     record_format = FORMAT
+    #: The difficulty levels (a project decision, measured in docs/arena.md).
+    levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}
 
     def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
                       from_peer: bool = False, host: HexOptions | None = None) -> None:
@@ -126,6 +128,7 @@ class HexRuleset(Ruleset):
         return view
 
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
+        kind, options = self.resolve_bot(kind, options)
         return make_bot(kind, seed, **options)
 
     def reseeded(self, options: HexOptions, seed: int) -> HexOptions:
