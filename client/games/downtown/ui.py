@@ -24,13 +24,20 @@ from prompt_toolkit.key_binding import KeyBindings
 from client.games.downtown import panels
 from client.games.downtown.board import PlaceLook, Places, geometry, hood_title, render_places
 from client.games.downtown.compose import BOARD_STEPS, KINDS, LIST_STEPS, Draft
-from client.games.downtown.text import act_text, card_played, card_rule, card_text, penguins_text
+from client.games.downtown.text import (
+    act_text,
+    action_text,
+    card_played,
+    card_rule,
+    card_text,
+    penguins_text,
+)
 from client.ui.gameview import Drawn, Field
 from client.ui.gameview import GameView as Base
 from client.ui.text import Fragments, cut_line, ellipsis, fit, take
 from protocol.text import clean
 from waddle.downtown.best import options as best_options
-from waddle.downtown.events import Scored
+from waddle.downtown.events import RoundEnded, Scored
 from waddle.downtown.options import BundledDeck, FileDeck
 from waddle.downtown.state import SETUP, State
 from waddle.errors import IllegalActionError
@@ -478,6 +485,12 @@ class GameView(Base):
             self._file_deck = deck
             return _options(settings, deck=BundledDeck())
         return settings if self._file_deck is None else _options(settings, deck=self._file_deck)
+
+    def chapters(self, events: list) -> frozenset[str]:
+        return frozenset("round" for e in events if isinstance(e, RoundEnded))
+
+    def move_text(self, events: list) -> str:
+        return action_text(events) if events else "?"
 
     # -- input ---------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from client.ui.text import Fragments
 from protocol.text import clean
 from waddle.hex.actions import SCOUT, Place
 from waddle.hex.bundled import bundled_maps
+from waddle.hex.events import HalfEnded, Placed, RoundEnded, Scouted
 from waddle.hex.game import Game, Result
 from waddle.hex.hexgrid import Hex, distance
 from waddle.hex.options import BundledMap, StandardMap
@@ -135,6 +136,11 @@ class GameView(Base):
         start = players.index(self.state.label) if self.state.label in players else 0
         return choices[(start + self.shown) % len(choices)]
 
+    def suggested(self) -> Hex | None:
+        """The hex of the placement the search bot suggests (a hint, a replay's best move)."""
+        action = self.shell.suggestion
+        return action.hex if isinstance(action, Place) else None
+
     def last_placed(self, half: int) -> set[Hex]:
         """The hex of each player's last penguin placed in ``half``."""
         last = {player: action.hex for player, action in self.game.moves_of_half(half)
@@ -147,7 +153,7 @@ class GameView(Base):
         game = self.game
         sheet = self.result().halves[-1]
         options = dict(active=game.active_hex, legal=self.legal(), cursor=self.cursor,
-                       last=self.last_placed(game.half))
+                       last=self.last_placed(game.half), suggested=self.suggested())
         tokens = game.tokens
         if self.half_time():
             tokens = game.tokens_of_half(1)
@@ -235,6 +241,20 @@ class GameView(Base):
 
     def lobby_fields(self) -> list[Field]:
         return list(LOBBY_FIELDS)
+
+    def chapters(self, events: list) -> frozenset[str]:
+        ends = {"round" for e in events if isinstance(e, RoundEnded)}
+        return frozenset(ends | {"half" for e in events if isinstance(e, HalfEnded)})
+
+    def move_text(self, events: list) -> str:
+        first = events[0] if events else None
+        if isinstance(first, Placed):
+            return self.action_text(Place(first.hex, first.double))
+        return "scout" if isinstance(first, Scouted) else "?"
+
+    def action_text(self, action) -> str:
+        """``place 1,-2`` (``double 1,-2``), or ``scout``: as the board's cells are named."""
+        return str(action)
 
     # -- input -------------------------------------------------------------------------------
 
