@@ -83,8 +83,8 @@ def downtown_last_play() -> tuple[object, Position]:
     """The record's match before its last action, and the last mover's position."""
     data = json.loads((RECORDS / "downtown-two-players.json").read_text())
     match, actions = DOWNTOWN.replay(data)
-    for seat, action in actions[:-1]:
-        match.apply(seat, action)
+    for mover, action in actions[:-1]:
+        match.apply(mover, action)
     return match, match.position(actions[-1][0])
 
 
