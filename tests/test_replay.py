@@ -459,3 +459,21 @@ def test_lobby_messages_carry_the_hints_setting():
     assert json.loads(msgspec.json.encode(lobby))["settings"]["hints"] == "off"
     with pytest.raises(msgspec.ValidationError):
         msgspec.json.decode(b'{"hints": "sometimes"}', type=Settings)
+
+
+def test_a_hint_in_a_live_game_against_bots_shows_the_move_and_the_expected_scores():
+    from test_ui_app import first_turn, play
+
+    async def test(d):
+        await d.shows("Hints", "auto (allowed with a bot at the table)")
+        await first_turn(d)
+        await d.shows("Hints allowed: e")
+        d.app.controller.seconds = 0.1
+        d.keys("e")
+        await d.shows("Hint: expected final score", "best for R ")
+        best = d.app.controller.suggestion
+        assert best in d.state.legal_actions()
+        if isinstance(best, Place):
+            assert d.app.controller.view.cursor == best.hex and "*" in d.text()
+
+    play(test, players=2, bots="random", columns=100, rows=30)

@@ -1,8 +1,8 @@
 """The hex game's terminal view: the board, its cursor, keys, hints, help and lobby options.
 
 :class:`GameView` is the hex game's :class:`client.ui.gameview.GameView`. Its own
-screen state is the board ``cursor`` (always on a hex the player may place on), the
-``double`` toggle, and ``shown``: how many items on from your own waddles the score view
+screen state is the board ``cursor`` (always on a hex the player may place on; a new
+hint puts it on the hint's placement), the ``double`` toggle, and ``shown``: how many items on from your own waddles the score view
 shows (Tab: each player's waddles, then each pool). While playing, the pools the cursor's
 hex counts for and the active pool are outlined with their fish and every player's
 strength there; at half-time the first half's board and score stay.
@@ -86,6 +86,7 @@ class GameView(Base):
         self._game_number = 0
         self._first: tuple[object, Hex | None] = (None, None)
         self._result: tuple[tuple, Result] | None = None
+        self._hinted = None
 
     @property
     def game(self) -> Game:
@@ -291,6 +292,15 @@ class GameView(Base):
             self.cursor = min(legal, key=lambda h: (distance(h, old) if old else 0, h)) if legal else None
         if self.double and (not state.my_turn or not self.game.doubles_left(state.label)):
             self.double = False
+        self._take_hint(legal)
+
+    def _take_hint(self, legal: frozenset[Hex]) -> None:
+        """A new hint on your turn puts the cursor (and the double toggle) on its placement,
+        so Enter plays it."""
+        hinted = self.shell.suggestion if self.state.my_turn else None
+        if hinted != self._hinted and isinstance(hinted, Place) and hinted.hex in legal:
+            self.cursor, self.double = hinted.hex, hinted.double
+        self._hinted = hinted
 
     # -- actions ------------------------------------------------------------------------------
 
