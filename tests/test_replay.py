@@ -24,17 +24,19 @@ from test_rules import flowers, ring
 from test_ui_app import Driver, Screen
 from test_ui_kit import controller, hex_settings, seat, table_state
 
+from client.games.downtown.text import penguins_text
 from client.ui import hints
 from client.ui.analyst import Analyst, Batch
 from client.ui.app import run_app
 from client.ui.replay import Replay, ReplaySession
 from protocol.messages import Lobby, Settings
+from waddle.downtown.actions import Add
 from waddle.downtown.position import Position
 from waddle.downtown.state import UNKNOWN, State, shuffle
 from waddle.hex.actions import Place
 from waddle.hex.game import Game
 from waddle.hex.record import to_record
-from waddle.ruleset import get_ruleset
+from waddle.ruleset import Analysis, get_ruleset
 
 RECORDS = Path(__file__).parent / "data" / "records"
 HEX, DOWNTOWN = get_ruleset("hex"), get_ruleset("downtown")
@@ -426,8 +428,14 @@ def test_the_viewer_steps_through_a_downtown_record_as_a_spectator_saw_it():
 
     async def test(d):
         await d.shows("move 0 of 17", "discards a card")
+        replay = d.app.controller.replay
+        seat, play = replay.actions[1]
+        assert isinstance(play.act, Add)
+        replay.analyses[1] = Analysis(seat, play, (0.0, 0.0))   # as if analysed: the move played
         d.keys(RIGHT)
-        await d.shows("move 1 of 17", "Watching: every hand is hidden")
+        await d.shows("move 1 of 17", "Watching: every hand is hidden", "best for")
+        marks = [f"*+{penguins_text(p.red, p.yellow)}" for p in play.act.penguins]
+        assert all(mark in d.text() for mark in marks), marks
         d.keys(DOWN)
         await d.until(lambda: d.state.view.state.round == 2, "round 2")
         d.keys(END)
