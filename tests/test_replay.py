@@ -36,7 +36,7 @@ from waddle.downtown.state import UNKNOWN, State, shuffle
 from waddle.hex.actions import Place
 from waddle.hex.game import Game
 from waddle.hex.record import to_record
-from waddle.ruleset import Analysis, get_ruleset
+from waddle.ruleset import Analysis, Candidate, get_ruleset
 
 RECORDS = Path(__file__).parent / "data" / "records"
 HEX, DOWNTOWN = get_ruleset("hex"), get_ruleset("downtown")
@@ -485,3 +485,12 @@ def test_a_hint_in_a_live_game_against_bots_shows_the_move_and_the_expected_scor
             assert d.app.controller.view.cursor == best.hex and "*" in d.text()
 
     play(test, players=2, bots="random", columns=100, rows=30)
+
+
+def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():
+    top, sound, rare = (Candidate("top", 100, (70.0, 40.0)), Candidate("sound", 60, (90.0, 40.0)),
+                        Candidate("rare", 10, (99.0, 0.0)))
+    analysis = Analysis.of(0, [rare, sound, top], 170)
+    assert analysis.best == "sound" and analysis.expected == (90.0, 40.0)
+    assert [c.action for c in analysis.candidates] == ["top", "sound", "rare"]
+    assert Analysis.of(1, [rare, sound, top], 170).best in ("top", "sound")

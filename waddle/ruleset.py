@@ -99,8 +99,9 @@ class Analysis(msgspec.Struct, frozen=True):
     """What the search bot thinks of a position (:meth:`Ruleset.analyse`).
 
     ``seat``: the seat to act, whose choice ``best`` is (``None`` once the game is over,
-    then ``expected`` is the final score itself). ``expected``: every seat's expected final
-    score in points, in seat order, if ``best`` is played. ``candidates``: the actions
+    then ``expected`` is the final score itself; see :meth:`of` for how it is chosen).
+    ``expected``: every seat's expected final score in points, in seat order, if ``best``
+    is played. ``candidates``: the actions
     weighed, most visited first. ``iterations``: the search's iterations (0 at the end).
     """
 
@@ -109,6 +110,21 @@ class Analysis(msgspec.Struct, frozen=True):
     expected: tuple[float, ...]
     candidates: tuple[Candidate, ...] = ()
     iterations: int = 0
+
+    #: Candidates with at least this share of the most visited one's visits are sound:
+    #: the search found them as good for its reward (winning, then the margin).
+    SOUND = 0.5
+
+    @classmethod
+    def of(cls, seat: int, candidates: Sequence[Candidate], iterations: int) -> Analysis:
+        """The analysis of a search for ``seat`` that weighed ``candidates`` (at least one):
+        the best is the sound candidate (:attr:`SOUND`) with the highest expected score
+        for ``seat``, so a search whose reward no longer tells moves apart (a game won
+        anyway) still names the move that scores most."""
+        ranked = tuple(sorted(candidates, key=lambda c: -c.visits))
+        floor = ranked[0].visits * cls.SOUND
+        best = max((c for c in ranked if c.visits >= floor), key=lambda c: c.expected[seat])
+        return cls(seat, best.action, best.expected, ranked, iterations)
 
 
 class Bot(Protocol):

@@ -6,7 +6,8 @@ alone: every iteration deals the cards the seat has not seen at random
 (:meth:`Position.sample`), so nothing secret is used. For the analysis the playouts go
 on greedily to the game's end, and for each action at the root the mean final score of
 every seat over the playouts through it is kept: its expected final score
-(DOWNTOWN.md "Scoring"). The best action is the one the bot would play (the most visited).
+(DOWNTOWN.md "Scoring"); the best action is chosen by
+:meth:`Analysis.of <waddle.ruleset.Analysis.of>`.
 """
 
 from __future__ import annotations
@@ -63,9 +64,6 @@ def analyse(position: Position, seconds: float, *, seed: int | None = None,
         tally = sums.setdefault(visited, [0.0] * state.players)
         for seat, score in enumerate(bot.last):
             tally[seat] += score
-    children = sorted(root.children.values(), key=lambda child: -child.visits)
-    candidates = tuple(Candidate(child.action, child.visits,
-                                 tuple(s / child.visits for s in sums[child.action]))
-                       for child in children)
-    best = candidates[0]
-    return Analysis(position.seat, best.action, best.expected, candidates, done)
+    candidates = [Candidate(child.action, child.visits, tuple(s / child.visits for s in sums[child.action]))
+                  for child in root.children.values()]
+    return Analysis.of(position.seat, candidates, done)

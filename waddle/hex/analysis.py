@@ -3,8 +3,8 @@
 :func:`analyse` runs the search bot's UCT search (:class:`waddle.hex.bots.SearchBot`) on a
 copy of the game and keeps, for each action at the root, the mean final score of every
 player over the playouts through it: the expected final score if that action is played
-(RULES.md "Scoring", both halves of a mirror match). The best action is the one the bot
-would play (the most visited). This is the one function the ruleset's
+(RULES.md "Scoring", both halves of a mirror match); the best action is chosen by
+:meth:`Analysis.of <waddle.ruleset.Analysis.of>`. This is the one function the ruleset's
 :meth:`~waddle.ruleset.Ruleset.analyse` calls, so a stronger search can take its place.
 """
 
@@ -55,9 +55,6 @@ def analyse(game: Game, seconds: float, *, seed: int | None = None, iterations: 
                             or iterations is not None and done >= iterations):
         bot._iterate(game, root, seat)
         done += 1
-    children = sorted(root.children, key=lambda child: -child.visits)
-    candidates = tuple(Candidate(child.action, child.visits,
-                                 tuple(s / child.visits for s in bot.totals[child.action]))
-                       for child in children)
-    best = candidates[0]
-    return Analysis(seat[game.current_player], best.action, best.expected, candidates, done)
+    candidates = [Candidate(child.action, child.visits, tuple(s / child.visits for s in bot.totals[child.action]))
+                  for child in root.children]
+    return Analysis.of(seat[game.current_player], candidates, done)
