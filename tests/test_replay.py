@@ -189,17 +189,22 @@ def test_a_followed_save_file_takes_in_new_actions_and_a_viewer_at_the_end_follo
     path = tmp_path / "save.json"
     path.write_text(json.dumps({**full, "actions": full["actions"][:4]}))
     session = ReplaySession(str(path), follow=True)
+    assert session.follow and session.replay.note == f"following {path}"
     session.go(4)
     path.write_text(json.dumps({**full, "actions": full["actions"][:7]}))
     session.reload()
+    assert len(session.replay) == 7 and session.state.version == 7
+    assert session.replay.note == f"following {path}"
+    path.write_text("{ torn")
+    session.reload()
+    assert "not valid JSON" in session.reload_error and "not valid JSON" in session.replay.note
     assert len(session.replay) == 7 and session.state.version == 7
     session.go(2)
     path.write_text(json.dumps(full))
     session.reload()
     assert session.state.version == 2 and len(session.replay) == len(full["actions"])
-    path.write_text("{ torn")
-    session.reload()
-    assert "not valid JSON" in session.reload_error and len(session.replay) == len(full["actions"])
+    assert not session.follow and session.replay.note == ""     # over: nothing more will come
+
 
 
 async def test_following_polls_the_file_at_a_gentle_pace(tmp_path, autojump_clock):
@@ -493,4 +498,4 @@ def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():
     analysis = Analysis.of(0, [rare, sound, top], 170)
     assert analysis.best == "sound" and analysis.expected == (90.0, 40.0)
     assert [c.action for c in analysis.candidates] == ["top", "sound", "rare"]
-    assert Analysis.of(1, [rare, sound, top], 170).best in ("top", "sound")
+    assert Analysis.of(1, [rare, sound, top], 170).best == "top"        # a tie: the most visited

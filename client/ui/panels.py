@@ -22,6 +22,7 @@ from client.ui.text import (
     player_names,
 )
 from client.ui.uistate import UIState
+from protocol.text import clean
 
 #: The shell's keys in the help, after the game's and its take-back (``u``) and score
 #: view (``v``), if it has them: (keys, what they do, in short).
@@ -78,12 +79,14 @@ def _replay_banner(state: TableState, replay) -> Fragments:
     """``REPLAY  move 12 of 35  next: R Ann`` (at the last step: game over and the winners,
     or "so far" for a game still going on)."""
     line: Fragments = [("class:banner", " REPLAY "), ("", f" move {replay.step} of {len(replay)}")]
-    if state.finished:
-        return line + [("class:banner.over", " GAME OVER ")] + _winners(state)
     mover = replay.mover(replay.step)
-    if mover is not None:
-        return line + [("class:dim", "  next: ")] + player_label(state, state.view.labels[mover])
-    return line + [("class:dim", "  (the game goes on)")]
+    if state.finished:
+        line += [("class:banner.over", " GAME OVER ")] + _winners(state)
+    elif mover is not None:
+        line += [("class:dim", "  next: ")] + player_label(state, state.view.labels[mover])
+    else:
+        line.append(("class:dim", "  (the game goes on)"))
+    return line + ([("class:dim", f"  {clean(replay.note)}")] if replay.note else [])
 
 
 def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:

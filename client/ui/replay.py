@@ -66,6 +66,7 @@ class Replay:
         positions: for each step, the position its mover knew (the last: the end's).
         analyses: the analysis of each step analysed so far (step -> :class:`Analysis`).
         step: the step shown.
+        note: what the banner adds ("following FILE", or why the file cannot be read now).
     """
 
     def __init__(self, data: Mapping[str, Any], source: str) -> None:
@@ -87,6 +88,8 @@ class Replay:
                       for i, label in enumerate(match.labels)]
         self.analyses: dict[int, Analysis] = {}
         self.step = 0
+        #: What the banner adds (the file followed, or why it cannot be read now).
+        self.note = ""
 
     def __len__(self) -> int:
         """The number of actions (the last step's number)."""
@@ -124,8 +127,9 @@ class Replay:
                 out[step] = "?"
         return out
 
-    def lobby(self) -> Lobby:
-        phase = "finished" if self.finished and self.step == len(self) else "playing"
+    def lobby(self, step: int) -> Lobby:
+        """The ``lobby`` message at ``step`` (finished at the last step of a finished game)."""
+        phase = "finished" if self.finished and step == len(self) else "playing"
         settings = Settings(players=len(self.seats), options=self.ruleset.options_type())
         return Lobby(phase=phase, settings=settings, seats=self.seats)
 
@@ -140,13 +144,10 @@ class Replay:
         state.apply(Welcome(protocol=0, server="replay", game=self.ruleset.name, code_required=False,
                             phase="playing"))
         state.apply(Watching())
-        self.step = 0
-        state.apply(Snapshot(version=0, view=self.start,
-                             lobby=self.lobby()))
+        state.apply(Snapshot(version=0, view=self.start, lobby=self.lobby(0)))
         for number in range(1, step + 1):
             state.apply(self.played(number))
-        self.step = step
-        state.apply(self.lobby())
+        state.apply(self.lobby(step))
         return state
 
 
@@ -165,12 +166,14 @@ class ReplaySession:
     address = ""
     record_path = None
     error = NOT_LIVE
+    #: Why the file could not be used at the last look ("" if it could).
+    reload_error = ""
 
     def __init__(self, path: str, *, follow: bool = False) -> None:
         self.path = path
         source = "<stdin>" if path == "-" else path
         self.replay = Replay(read_record(path), source)
-        self.follow = follow and path != "-"
+        self.follow = follow
         self._listeners: list[Callable[[], None]] = []
         self._state = self.replay.state_at(0)
 
@@ -190,44 +193,55 @@ class ReplaySession:
         replay = self.replay
         step = max(0, min(len(replay), step))
         if step == replay.step + 1 and not afresh:
-            self._state.apply(replay.played(step))
             replay.step = step
-            self._state.apply(replay.lobby())
+            self._state.apply(replay.played(step))
+            self._state.apply(replay.lobby(step))
             return
+        replay.step = step
         self._state = replay.state_at(step)
         self._state.listeners.extend(self._listeners)
         self._state.changed()
 
+    @property
+    def follow(self) -> bool:
+        """Whether :meth:`run` follows the file (never standard input)."""
+        return self._follow
+
+    @follow.setter
+    def follow(self, value: bool) -> None:
+        self._follow = value and self.path != "-"
+        self.replay.note = f"following {self.path}" if self._follow else ""
+
     async def run(self) -> None:
-        """Follow the file (with ``follow``), else wait; until cancelled."""
-        if not self.follow:
-            await trio.sleep_forever()
-        watch = FileWatch(self.path)
-        while True:
+        """Follow the file (with :attr:`follow`), else wait; until cancelled."""
+        watch = FileWatch(self.path) if self.follow else None
+        while self.follow:
             await trio.sleep(POLL_SECONDS)
             if watch.changed():
                 self.reload()
+        await trio.sleep_forever()
 
     def reload(self) -> None:
         """Read the file again: a game with more actions extends the steps (a viewer at the
         last step goes on to the new last); another game (a take-back, a rematch saved in
         place) replaces them. A file that cannot be used now keeps what is shown, and the
         next change is tried again."""
+        old = self.replay
         try:
-            fresh = Replay(read_record(self.path), self.replay.source)
+            fresh = Replay(read_record(self.path), old.source)
         except RecordError as exc:
-            self.reload_error = str(exc)
+            self.reload_error = old.note = str(exc)
             self._state.changed()
             return
         self.reload_error = ""
-        old = self.replay
+        if fresh.finished:
+            self._follow = False   # the game is over: nothing more will come
+        fresh.note = f"following {self.path}" if self._follow else ""
         at_end = old.step == len(old)
         if fresh.extends(old):
             fresh.analyses = old.analyses
         self.replay = fresh
         self.go(len(fresh) if at_end else old.step, afresh=True)
-
-    reload_error = ""
 
     # -- wishes: none can be sent ---------------------------------------------------------
 
