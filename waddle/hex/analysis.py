@@ -20,19 +20,34 @@ from waddle.ruleset import Analysis, Candidate
 
 
 class _Tally(SearchBot):
-    """The search bot, also summing each root action's final totals (one list per action)."""
+    """The search bot, remembering the root action each iteration went through (``chosen``)
+    and the final totals of its playout (``last``)."""
 
-    def __init__(self, seed: int | None, depth: int) -> None:
+    def __init__(self, seed: int | None, root: _Node) -> None:
         super().__init__(seed, seconds=None, iterations=1)
-        self.depth = depth
-        self.totals: dict[Action, list[float]] = {}
+        self.root, self.chosen, self.last = root, None, []
+
+    def _select(self, node: _Node) -> _Node:
+        child = super()._select(node)
+        if node is self.root:
+            self.chosen = child
+        return child
 
     def _rewards(self, game: Game) -> list[float]:
-        totals = game.live_totals()
-        sums = self.totals.setdefault(game.moves[self.depth][1], [0.0] * len(totals))
-        for i, total in enumerate(totals):
-            sums[i] += total
-        return super()._rewards(game)
+        self.last = game.live_totals()
+        return super()._rewards(_Totals(self.last))  # the totals worked out once
+
+
+class _Totals:
+    """A finished playout's totals, read as the bot's reward reads a game."""
+
+    __slots__ = ("totals",)
+
+    def __init__(self, totals: list[int]) -> None:
+        self.totals = totals
+
+    def live_totals(self) -> list[int]:
+        return self.totals
 
 
 def analyse(game: Game, seconds: float, *, seed: int | None = None, iterations: int | None = None,
@@ -46,15 +61,22 @@ def analyse(game: Game, seconds: float, *, seed: int | None = None, iterations: 
     if game.is_over:
         return Analysis(None, None, tuple(float(t) for t in game.live_totals()))
     game = game.copy()
-    bot = _Tally(seed, len(game))
-    root = _Node(None, -1, bot._shuffled(game.legal_actions()))
+    root = _Node(None, -1, [])
+    bot = _Tally(seed, root)
+    root.untried = bot._shuffled(game.legal_actions())
     seat = {player: i for i, player in enumerate(game.players)}
+    sums: dict[Action, list[float]] = {}
     deadline = time.perf_counter() + seconds
     done = 0
     while done == 0 or not (stop() or time.perf_counter() >= deadline
                             or iterations is not None and done >= iterations):
+        expanded = len(root.children)
         bot._iterate(game, root, seat)
         done += 1
-    candidates = [Candidate(child.action, child.visits, tuple(s / child.visits for s in bot.totals[child.action]))
+        child = root.children[-1] if len(root.children) > expanded else bot.chosen
+        tally = sums.setdefault(child.action, [0.0] * len(bot.last))
+        for i, total in enumerate(bot.last):
+            tally[i] += total
+    candidates = [Candidate(child.action, child.visits, tuple(s / child.visits for s in sums[child.action]))
                   for child in root.children]
     return Analysis.of(seat[game.current_player], candidates, done)
