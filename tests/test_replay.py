@@ -499,3 +499,28 @@ def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():
     assert analysis.best == "sound" and analysis.expected == (90.0, 40.0)
     assert [c.action for c in analysis.candidates] == ["top", "sound", "rare"]
     assert Analysis.of(1, [rare, sound, top], 170).best == "top"        # a tie: the most visited
+
+
+async def test_a_search_that_fails_ends_its_batch_with_the_reason_and_the_analyst_goes_on():
+    class Broken:
+        title = "Broken"
+
+        def analyse(self, position, seconds, *, stop):
+            raise RuntimeError("no search here")
+
+    game, _ = pool_decider()
+    results = []
+    analyst = Analyst(lambda key, analysis: results.append(key))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(analyst.run)
+        analyst.request(Batch(Broken(), [(0, game)], 0.01, "broken"))
+        with trio.fail_after(TIMEOUT):
+            while analyst.busy:
+                await trio.sleep(0.01)
+        assert analyst.error == "no analysis: no search here" and results == []
+        analyst.request(Batch(HEX, [(1, game)], 0.01, "fine"))
+        with trio.fail_after(TIMEOUT):
+            while analyst.busy:
+                await trio.sleep(0.01)
+        assert results == [1] and analyst.error == ""
+        nursery.cancel_scope.cancel()

@@ -5,7 +5,8 @@ replay, every step for a full-game pass), runs them one after another in a worke
 (:func:`trio.to_thread.run_sync`), and hands each result back on the UI's loop as it comes
 (``on_result``), so a full-game pass fills its graph as it goes; ``on_change`` redraws the
 progress. A new batch replaces the one running; :meth:`Analyst.cancel` (Esc) stops it
-within one iteration of the search (``stop``). The screen never waits for it.
+within one iteration of the search (``stop``). The screen never waits for it, and a search
+that fails ends its batch with :attr:`Analyst.error` (shown in the panel), never the UI.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ class Analyst:
             search = functools.partial(batch.ruleset.analyse, position, batch.seconds, stop=batch.stop.is_set)
             try:
                 analysis = await trio.to_thread.run_sync(search, abandon_on_cancel=True)
-            except (ValueError, NotImplementedError) as exc:
+            except Exception as exc:  # a search that fails never takes the screen down
                 self.error = f"no analysis: {exc}"
                 self.batch = None
                 self._on_change()

@@ -254,12 +254,12 @@ class WaddleApp:
                                  record_path=self.session.record_path, ascii=self.ascii)
 
     def _hint_lines(self, width: int) -> list:
-        """A live game's lines about hints: whether the table allows them, the hint asked
-        for (or its progress, or why it failed)."""
+        """A live game's lines about hints: whether the table allows them (for everybody,
+        spectators too), the hint asked for (or its progress, or why it failed)."""
         controller, state = self.controller, self.state
-        if state.seat is None:
-            return []
-        lines = [[("class:dim", "Hints allowed: e" if hints.allowed(state) else "Hints off at this table")]]
+        allowed = hints.allowed(state)
+        lines = [[("class:dim", "Hints off at this table" if not allowed
+                   else "Hints allowed: e" if state.seat is not None else "Hints allowed for the players")]]
         if controller.analysis is not None:
             lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score")
         if controller.analyst.batch is not None:
