@@ -34,6 +34,9 @@ class Shell(Protocol):
     #: The action the search bot suggests (a hint, or the best move of a replay's step),
     #: for the game's view to draw on the board; ``None``: none.
     suggestion: Any
+    #: The replay shown (:class:`client.ui.replay.Replay`), ``None`` at a live table: a
+    #: replay shows everything a table may (e.g. the live score).
+    replay: Any
 
     def act(self, action: Any) -> None:
         """Send ``action`` for this client's seat (a refusal shows as a notice)."""

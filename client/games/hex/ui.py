@@ -186,7 +186,7 @@ class GameView(Base):
         for i in scores.outlined(sheet, game.active_hex, self.cursor):
             note = " (active)" if game.active_hex in sheet.pools[i].hexes else ""
             lines += scores.pool_lines(self.state, game.map, sheet.pools[i], note)
-        return lines + panels.players(self.state, width, ascii=ascii)
+        return lines + panels.players(self.state, width, live=self.live_score(), ascii=ascii)
 
     def _score_view(self, width: int) -> list[Fragments]:
         result = self.result()
@@ -228,8 +228,12 @@ class GameView(Base):
     def rules(self) -> list[str]:
         return list(RULES)
 
+    def live_score(self) -> bool:
+        """Whether the live score is shown: with real-time score on, and in a replay."""
+        return self.state.settings.options.realtime_score or self.shell.replay is not None
+
     def scores_available(self) -> bool:
-        return self.state.finished or self.state.settings.options.realtime_score
+        return self.state.finished or self.live_score()
 
     def score_help(self) -> tuple[str, str]:
         return "score view: every pool and waddle (live with real-time score)", "score view"
