@@ -387,6 +387,11 @@ def test_the_viewer_steps_and_jumps_through_a_hex_record():
         await d.shows("REPLAY")
         d.keys("\r")  # Enter plays nothing in a replay
         await d.shows("move 13 of 13")
+        d.keys(HOME + RIGHT + RIGHT + "v")
+        await d.shows("move 2 of 13", "Live score (v closes)")
+        shown = d.app.controller.view.shown
+        d.keys("\t")                       # the score view's next item, mid-replay too
+        await d.until(lambda: d.app.controller.view.shown == shown + 1, "the next waddle or pool")
 
     view(path, test)
 

@@ -40,7 +40,8 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     playing = on_board & Condition(lambda: controller.state.phase == "playing") & ~paused
     finished = on_board & Condition(lambda: controller.state.phase == "finished")
     waited_for = on_board & Condition(lambda: controller.state.waiting_for_me)
-    live = Condition(lambda: controller.replay is None)  # a replay plays no move
+    live = Condition(lambda: controller.replay is None)  # a replay plays no move, but its
+    scores = Condition(lambda: ui.scores)                # score view takes the game's keys
 
     @kb.add("c-c")
     @kb.add("<sigint>")
@@ -117,7 +118,7 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
         if view is None:
             return None
         if id(view) not in game:
-            game[id(view)] = view.bindings(playing & live, finished)
+            game[id(view)] = view.bindings(playing & (live | scores), finished)
         return game[id(view)]
 
     return merge_key_bindings([kb, DynamicKeyBindings(game_bindings), _analysis_bindings(controller)])
