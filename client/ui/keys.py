@@ -128,7 +128,7 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
 REPLAY_KEYS = {
     ("right",): lambda c: c.step(1), ("left",): lambda c: c.step(-1),
     ("home",): lambda c: c.go(0), ("g",): lambda c: c.go(0),
-    ("end",): lambda c: c.go(10**9), ("G",): lambda c: c.go(10**9),
+    ("end",): lambda c: c.go(len(c.replay)), ("G",): lambda c: c.go(len(c.replay)),
     ("down",): lambda c: c.jump("round", 1), ("up",): lambda c: c.jump("round", -1),
     ("pagedown",): lambda c: c.jump("half", 1), ("pageup",): lambda c: c.jump("half", -1),
     ("E",): lambda c: c.analyse_game(),

@@ -77,7 +77,8 @@ def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -
 
 def _replay_banner(state: TableState, replay) -> Fragments:
     """``REPLAY  move 12 of 35  next: R Ann`` (at the last step: game over and the winners,
-    or "so far" for a game still going on)."""
+    or "the game goes on" in a record that stops before the end), then the replay's note
+    (the file followed)."""
     line: Fragments = [("class:banner", " REPLAY "), ("", f" move {replay.step} of {len(replay)}")]
     mover = replay.mover(replay.step)
     if state.finished:
