@@ -5,7 +5,9 @@ resuming); the host rewrites it atomically after every action, so a read gives t
 file as it was at one moment. :func:`read_record` reads and parses one;
 :func:`seat_names` takes from the ``host`` part only the seats' names (never a token);
 :class:`FileWatch` tells when the file changed, for a viewer that follows a running host
-at a gentle pace. This module is the one place that knows how a save is laid out on disk.
+at a gentle pace. This module is the one place that knows how a save is laid out on disk:
+a save that keeps its actions in a journal beside it would be read (and watched) here,
+the viewer unchanged.
 """
 
 from __future__ import annotations

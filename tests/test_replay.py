@@ -529,3 +529,24 @@ async def test_a_search_that_fails_ends_its_batch_with_the_reason_and_the_analys
                 await trio.sleep(0.01)
         assert results == [1] and analyst.error == ""
         nursery.cancel_scope.cancel()
+
+
+def test_the_half_keys_stop_at_the_end_of_half_1_of_a_mirror_match():
+    from client.ui.controller import Controller
+
+    session = ReplaySession(str(RECORDS / "mirror-two-players.json"))
+    control = Controller(session)
+    control.changed()
+    half = next(k + 1 for k, events in enumerate(session.replay.events)
+                if any(type(e).__name__ == "HalfEnded" for e in events))
+    assert 0 < half < len(session.replay)
+    control.jump("half", 1)
+    assert session.state.version == half and control.view.game.half == 2
+    control.jump("half", 1)
+    assert session.state.version == len(session.replay) and session.state.finished
+    control.jump("half", -1)
+    assert session.state.version == half
+    control.jump("round", -1)
+    assert session.state.version < half
+    control.step(-100)
+    assert session.state.version == 0
