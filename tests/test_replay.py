@@ -550,3 +550,17 @@ def test_the_half_keys_stop_at_the_end_of_half_1_of_a_mirror_match():
     assert session.state.version < half
     control.step(-100)
     assert session.state.version == 0
+
+
+def test_a_batch_progress_counts_the_jobs_done_and_the_running_search_time():
+    now = [100.0]
+    batch = Batch(HEX, [(0, None), (1, None)], 2.0, "two", clock=lambda: now[0])
+    assert batch.progress == 0.0
+    batch.started = 100.0
+    now[0] = 101.0
+    assert batch.progress == 0.25                  # half of the first job's 2 s
+    batch.done, batch.started = 1, None
+    assert batch.progress == 0.5
+    batch.started, now[0] = 101.0, 200.0           # a search past its seconds: that job full
+    assert batch.progress == 1.0
+    assert Batch(HEX, [], 1.0, "none").progress == 1.0

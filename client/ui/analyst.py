@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
+import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,8 @@ from waddle.ruleset import Analysis, Ruleset
 class Batch:
     """Positions to analyse: ``jobs`` (``(key, position)`` each) with ``ruleset`` for
     ``seconds`` each; ``what`` names it for people ("hint", "the whole game"); ``done``
-    counts the jobs finished; ``stop`` is set to cancel it."""
+    counts the jobs finished; ``stop`` is set to cancel it; ``clock`` times the running
+    job (:attr:`progress`)."""
 
     ruleset: Ruleset
     jobs: Sequence[tuple[Hashable, Any]]
@@ -35,11 +37,18 @@ class Batch:
     what: str
     done: int = 0
     stop: threading.Event = field(default_factory=threading.Event)
+    #: When the job being analysed started (by ``clock``), or ``None``.
+    started: float | None = None
+    clock: Callable[[], float] = time.monotonic
 
     @property
     def progress(self) -> float:
-        """The share of the jobs done, 0 to 1."""
-        return self.done / len(self.jobs) if self.jobs else 1.0
+        """The share of the work done, 0 to 1: the jobs done, and of the one running the
+        share of its seconds gone by (so one long search fills the bar too)."""
+        if not self.jobs:
+            return 1.0
+        running = 0.0 if self.started is None else min(1.0, (self.clock() - self.started) / self.seconds)
+        return min(1.0, (self.done + running) / len(self.jobs))
 
 
 class Analyst:
@@ -94,6 +103,7 @@ class Analyst:
             if batch.stop.is_set():
                 return
             search = functools.partial(batch.ruleset.analyse, position, batch.seconds, stop=batch.stop.is_set)
+            batch.started = batch.clock()
             try:
                 analysis = await trio.to_thread.run_sync(search, abandon_on_cancel=True)
             except Exception as exc:  # a search that fails never takes the screen down
@@ -103,7 +113,7 @@ class Analyst:
                 return
             if batch.stop.is_set():
                 return
-            batch.done += 1
+            batch.done, batch.started = batch.done + 1, None
             self._on_result(key, analysis)
             self._on_change()
         if self.batch is batch:
