@@ -564,3 +564,18 @@ def test_a_batch_progress_counts_the_jobs_done_and_the_running_search_time():
     batch.started, now[0] = 101.0, 200.0           # a search past its seconds: that job full
     assert batch.progress == 1.0
     assert Batch(HEX, [], 1.0, "none").progress == 1.0
+
+
+def test_a_hint_is_refused_when_it_is_not_your_turn_and_esc_stops_one_running():
+    game = Game(flowers((20,), (1,)), ["red", "blue"])
+    game.apply(Place(ring((0, 0))[0], False))        # blue to play
+    state = table_state([seat(0, "red", "Ann", connected=True), seat(1, "blue", "Bob", bot="greedy")],
+                        label="red", game=game)
+    control = controller(state)
+    control.analyse()
+    assert control.ui.notice == "a hint is for your turn" and control.analyst.batch is None
+    control = controller(hex_table(bot="greedy"))
+    control.analyse()
+    batch = control.analyst.batch
+    control.cancel_analysis()
+    assert batch.stop.is_set() and control.analyst.batch is None and control.ui.notice == "analysis stopped"
