@@ -199,11 +199,16 @@ def test_a_followed_save_file_takes_in_new_actions_and_a_viewer_at_the_end_follo
     session.reload()
     assert "not valid JSON" in session.reload_error and "not valid JSON" in session.replay.note
     assert len(session.replay) == 7 and session.state.version == 7
+    analyses = session.replay.analyses
     session.go(2)
     path.write_text(json.dumps(full))
     session.reload()
     assert session.state.version == 2 and len(session.replay) == len(full["actions"])
+    assert session.replay.analyses is analyses        # the same game, more actions: kept
     assert not session.follow and session.replay.note == ""     # over: nothing more will come
+    path.write_text(json.dumps({**full, "actions": full["actions"][:3]}))   # taken back
+    session.reload()
+    assert session.replay.analyses is not analyses and session.state.version == 2
 
 
 
@@ -232,11 +237,13 @@ async def test_the_analyst_hands_each_result_back_as_it_comes_and_stops_on_cance
     analyst = Analyst(lambda key, analysis: results.append((key, analysis)))
     async with trio.open_nursery() as nursery:
         nursery.start_soon(analyst.run)
-        analyst.request(Batch(HEX, [(0, game), (1, game)], 0.01, "two"))
+        into: dict = {}
+        analyst.request(Batch(HEX, [(0, game), (1, game)], 0.01, "two", into=into))
         with trio.fail_after(TIMEOUT):
             while analyst.busy:
                 await trio.sleep(0.01)
         assert [key for key, _ in results] == [0, 1]
+        assert into == dict(results)
         results.clear()
         batch = Batch(HEX, [(k, game) for k in range(50)], 30, "long")
         analyst.request(batch)

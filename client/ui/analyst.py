@@ -35,6 +35,9 @@ class Batch:
     jobs: Sequence[tuple[Hashable, Any]]
     seconds: float
     what: str
+    #: Where the results go (key -> analysis), besides ``on_result``: the analyses of the
+    #: replay the batch was asked for, so none lands in another record's.
+    into: dict | None = None
     done: int = 0
     stop: threading.Event = field(default_factory=threading.Event)
     #: When the job being analysed started (by ``clock``), or ``None``.
@@ -114,6 +117,8 @@ class Analyst:
             if batch.stop.is_set():
                 return
             batch.done, batch.started = batch.done + 1, None
+            if batch.into is not None:
+                batch.into[key] = analysis
             self._on_result(key, analysis)
             self._on_change()
         if self.batch is batch:

@@ -366,7 +366,7 @@ class Controller:
         if replay is not None:
             step = replay.step
             self.analyst.request(Batch(replay.ruleset, [(step, replay.positions[step])], self.seconds,
-                                       f"step {step}"))
+                                       f"step {step}", into=replay.analyses))
             return
         why = hints.refusal(state)
         if why:
@@ -386,7 +386,8 @@ class Controller:
         if not jobs:
             self.notify("every step is analysed")
             return
-        self.analyst.request(Batch(replay.ruleset, jobs, self.pass_seconds, "the whole game"))
+        self.analyst.request(Batch(replay.ruleset, jobs, self.pass_seconds, "the whole game",
+                                   into=replay.analyses))
 
     def cancel_analysis(self) -> None:
         """Esc: stop the analysis running."""
@@ -394,14 +395,12 @@ class Controller:
             self.notify("analysis stopped")
 
     def _analysed(self, key, analysis) -> None:
-        """An analysis is done: keep it for its step, or as this turn's hint."""
-        replay = self.replay
-        if isinstance(key, tuple):
+        """An analysis is done (a replay's step is kept by its batch): a hint is this
+        turn's; redraw."""
+        if isinstance(key, tuple) and key[0] == "hint":
             self.hint = (key[1], analysis)
             if self.view is not None:
                 self.view.changed()
-        elif replay is not None:
-            replay.analyses[key] = analysis
         self.redraw()
 
     # -- quitting -------------------------------------------------------------------------------------
