@@ -47,7 +47,8 @@ HELP = (
 )
 #: What the board's marks mean, under the keys in the help when the window has room.
 LEGEND = ("Penguins show their player's letter (R B Y G P); a double shows it twice; each "
-          "player's last penguin is underlined. [ ] is the cursor, > < the active water hex, "
+          "player's last penguin is underlined. [ ] is the cursor, * * the search bot's move (a hint, "
+          "a replay's analysis), > < the active water hex, "
           "( ) the water of the pools the cursor's hex counts for, + an ice hex you may place "
           "on, { } what the score view shows. Water shows its number and, below it, its fish.")
 #: The rules page of the help (RULES.md, in short).
