@@ -551,6 +551,12 @@ def test_the_half_keys_stop_at_the_end_of_half_1_of_a_mirror_match():
     assert 0 < half < len(session.replay)
     control.jump("half", 1)
     assert session.state.version == half and control.view.game.half == 2
+    assert session.state.pause == "half-time" and control.view.half_time()   # half 1's board stays
+    assert "Half 1 is over" in "".join(t for line in control.view.panel_top(40) for _, t in line)
+    control.step(1)
+    assert session.state.pause is None and not control.view.half_time()
+    control.step(-1)
+    assert session.state.pause == "half-time"
     control.jump("half", 1)
     assert session.state.version == len(session.replay) and session.state.finished
     control.jump("half", -1)

@@ -64,6 +64,9 @@ class Replay:
         actions: ``(seat, action)`` of every action, in order.
         events: each action's events as a spectator saw them.
         positions: for each step, the position its mover knew (the last: the end's).
+        pauses: after each action, what the table paused for (``Match.pause_after``: the
+            hex game's half-time), so that step shows what the table showed then (the
+            first half's final board and score).
         analyses: the analysis of each step analysed so far (step -> :class:`Analysis`).
         step: the step shown.
         note: what the banner adds ("following FILE", or why the file cannot be read now).
@@ -76,9 +79,12 @@ class Replay:
         self.start = match.view(None)
         self.events: list[list[Any]] = []
         self.positions: list[Any] = []
+        self.pauses: list[str | None] = []
         for seat, action in self.actions:
             self.positions.append(match.position(seat))
-            self.events.append(match.redact(match.apply(seat, action), None))
+            events = match.apply(seat, action)
+            self.pauses.append(match.pause_after(events))
+            self.events.append(match.redact(events, None))
         self.positions.append(match.position(0))
         self.finished = match.is_over
         self.choosers = choosers(data, len(self.actions))
@@ -128,10 +134,12 @@ class Replay:
         return out
 
     def lobby(self, step: int) -> Lobby:
-        """The ``lobby`` message at ``step`` (finished at the last step of a finished game)."""
+        """The ``lobby`` message at ``step`` (finished at the last step of a finished game;
+        paused after an action the table paused after)."""
         phase = "finished" if self.finished and step == len(self) else "playing"
         settings = Settings(players=len(self.seats), options=self.ruleset.options_type())
-        return Lobby(phase=phase, settings=settings, seats=self.seats)
+        pause = self.pauses[step - 1] if step else None
+        return Lobby(phase=phase, settings=settings, seats=self.seats, pause=pause)
 
     def played(self, step: int) -> Played:
         """The ``played`` message of action ``step`` (1 for the first)."""
