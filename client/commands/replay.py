@@ -61,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
     viewer = not (args.text or args.json or args.record == "-") and sys.stdin.isatty() and sys.stdout.isatty()
     if viewer:
         return _view(args)
+    return _print(args)
+
+
+def _print(args: argparse.Namespace) -> int:
+    """``--text`` (or ``--json``): print the position the record reaches."""
     import json
 
     from client.games import part
@@ -74,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
 def _view(args: argparse.Namespace) -> int:
     from client.ui.replay import ReplaySession
 
-    session = ReplaySession(args.record)
+    try:
+        session = ReplaySession(args.record)
+    except NotImplementedError:  # a game without replays: print it
+        return _print(args)
     session.follow = not (args.no_follow or session.replay.finished)
     return options.run_ui(session, args)
