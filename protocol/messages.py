@@ -75,7 +75,10 @@ class Settings(msgspec.Struct, Generic[O], kw_only=True):
     repeating (empty: a full table of people is needed). ``seat_order``: the opening turn
     order; ``"random"`` shuffles the seats at the start (seeded by the host's seed, else
     the game's, so a seed reproduces it), ``"seated"`` keeps the order of joining, then
-    the bot seats (RULES.md "Setup"). ``options``: the game's own options (the hex game:
+    the bot seats (RULES.md "Setup"). ``hints``: whether the players may ask the search
+bot for a hint during the game (``"auto"``: only when a bot sits at the table; the host
+cannot stop a client's own search, so this is what the official client obeys and shows
+everybody). ``options``: the game's own options (the hex game:
     ``waddle.hex.options.HexOptions``; ``null`` from a client: the game's defaults).
     """
 
@@ -83,6 +86,7 @@ class Settings(msgspec.Struct, Generic[O], kw_only=True):
     turn_timer: Annotated[float, Meta(gt=0, le=86400)] | None = None
     bots: Annotated[list[Label], Meta(max_length=MAX_SEATS)] = msgspec.field(default_factory=list)
     seat_order: Literal["random", "seated"] = "random"
+    hints: Literal["auto", "on", "off"] = "auto"
     options: O | None = None
 
 

@@ -4,7 +4,8 @@ their screens read by a terminal emulator (pyte), keys only.
 Two people on one host (``waddle host`` and ``waddle join``) play a whole game: the owner's
 start asks while the guest is not ready, the guest takes back a move, quits and rejoins
 (``waddle join`` again takes the seat back), and both ask for a rematch, which starts.
-A person plays a whole game of Waddle Downtown against two bots (``waddle play --game
+``waddle replay`` steps through a record of each game. A person plays a whole game of
+Waddle Downtown against two bots (``waddle play --game
 downtown``): the lobby's options, the setup discard while a bot's is already chosen,
 a special action, a B and an A, Esc backing out of a card, the points shown before each
 play is confirmed agreeing with what it scored, and the end screen.
@@ -413,3 +414,27 @@ def test_a_person_plays_a_whole_downtown_game_against_two_bots_with_keys_only(tm
         wait([ann], lambda: ann.proc.poll() is not None, "Ann quit")
     finally:
         ann.close()
+
+
+
+@pytest.mark.parametrize(("name", "moves", "last"), [
+    ("two-players-scout-and-fill.json", 13, "won by B blue"),
+    ("downtown-two-players.json", 17, "GAME OVER"),
+])
+def test_waddle_replay_steps_through_a_record_of_each_game_and_quits(name, moves, last):
+    viewer = Terminal(["replay", str(Path(__file__).parent / "data" / "records" / name)])
+    try:
+        wait([viewer], lambda: f"move 0 of {moves}" in viewer.text() and "Moves" in viewer.text(),
+             f"the replay of {name}")
+        viewer.keys("\x1b[C")
+        wait([viewer], lambda: f"move 1 of {moves}" in viewer.text() and "▶  1 " in viewer.text(),
+             "the first move, highlighted in the move list")
+        viewer.keys("\x1b[F")
+        wait([viewer], lambda: f"move {moves} of {moves}" in viewer.text() and last in viewer.text(), "the end")
+        viewer.keys("\x1b[D")
+        wait([viewer], lambda: f"move {moves - 1} of {moves}" in viewer.text(), "a step back")
+        viewer.keys("q")
+        wait([viewer], lambda: viewer.proc.poll() is not None, "the viewer closed")
+        assert viewer.proc.returncode == 0
+    finally:
+        viewer.close()

@@ -17,6 +17,8 @@ from test_server_cli import Plain, action_of, game_of, start_host
 from test_server_kit import MAP2, config, hosting, on_map, started_pair
 
 import protocol
+from client.savefile import read_record
+from client.ui.replay import Replay
 from server.persistence import read_save
 from server.table import Table
 from waddle.hex.ruleset import RULESET as HEX
@@ -93,6 +95,9 @@ def test_killed_at_random_points_nothing_a_client_saw_is_missing(tmp_path):
             kill(proc)
         saved = read_save(save).match.game.moves
         assert saved[:len(game.moves)] == game.moves, (attempt, stop_at)
+        viewed = Replay(read_record(str(save)), str(save))  # the replay viewer reads the journal too
+        assert [action for _, action in viewed.actions][:len(game.moves)] == [a for _, a in game.moves], \
+            (attempt, stop_at)
 
 
 def test_killed_in_the_middle_of_a_write_the_half_written_part_is_left_out(tmp_path):

@@ -512,7 +512,7 @@ def test_the_lobby_offers_the_players_the_single_deck_variant_and_the_deck():
     host, control = table(2, 0)
     state = control.state
     shown = fields(state, control.view)
-    assert [f.label for f in shown] == ["Players", "Single deck", "Deck", "Turn timer", "Bots in empty seats"]
+    assert [f.label for f in shown] == ["Players", "Single deck", "Deck", "Turn timer", "Bots in empty seats", "Hints"]
     settings = state.settings
     players, single, deck = shown[:3]
     assert players.step(players.step(players.step(settings, 1), 1), 1).players == 4  # at most 4

@@ -15,6 +15,11 @@ A game plugs into the host, the protocol and the clients by implementing three c
   from the match's view data, kept current by the redacted events; what a client's
   screen and bots read.
 
+Analysis is optional too: :meth:`Ruleset.analyse` asks the game's search bot what a
+position is worth (:class:`Analysis`: the expected final score of every seat and the best
+action), and :meth:`Ruleset.replay` gives a record's opening match and its actions, so a
+viewer can step through it; both know only the position or record they are given.
+
 Take-backs are optional: :meth:`Match.check_undo` and :meth:`Match.undo` take back a
 seat's own last action (Board Game Arena's policy: as long as nobody has acted since),
 and :meth:`View.undo` follows; a game whose actions reveal secrets (a card drawn) keeps
@@ -30,7 +35,7 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import msgspec
@@ -97,6 +102,47 @@ class Prepared(msgspec.Struct, frozen=True):
 
     seed: int | None
     data: Any = None
+
+
+class Candidate(msgspec.Struct, frozen=True):
+    """One action the search weighed at the root: the ``action``, the ``visits`` it got
+    and the ``expected`` final score of every seat after it (points, in seat order)."""
+
+    action: Any
+    visits: int
+    expected: tuple[float, ...]
+
+
+class Analysis(msgspec.Struct, frozen=True):
+    """What the search bot thinks of a position (:meth:`Ruleset.analyse`).
+
+    ``seat``: the seat to act, whose choice ``best`` is (``None`` once the game is over,
+    then ``expected`` is the final score itself; see :meth:`of` for how it is chosen).
+    ``expected``: every seat's expected final score in points, in seat order, if ``best``
+    is played. ``candidates``: the actions
+    weighed, most visited first. ``iterations``: the search's iterations (0 at the end).
+    """
+
+    seat: int | None
+    best: Any
+    expected: tuple[float, ...]
+    candidates: tuple[Candidate, ...] = ()
+    iterations: int = 0
+
+    #: Candidates with at least this share of the most visited one's visits are sound:
+    #: the search found them as good for its reward (winning, then the margin).
+    SOUND = 0.5
+
+    @classmethod
+    def of(cls, seat: int, candidates: Sequence[Candidate], iterations: int) -> Analysis:
+        """The analysis of a search for ``seat`` that weighed ``candidates`` (at least one):
+        the best is the sound candidate (:attr:`SOUND`) with the highest expected score
+        for ``seat``, so a search whose reward no longer tells moves apart (a game won
+        anyway) still names the move that scores most."""
+        ranked = tuple(sorted(candidates, key=lambda c: -c.visits))
+        floor = ranked[0].visits * cls.SOUND
+        best = max((c for c in ranked if c.visits >= floor), key=lambda c: c.expected[seat])
+        return cls(seat, best.action, best.expected, ranked, iterations)
 
 
 class Bot(Protocol):
@@ -325,6 +371,30 @@ class Ruleset(ABC):
         Raises:
             ValueError: an unknown kind (naming the known ones) or bad options.
         """
+
+    def replay(self, record: Mapping[str, Any], *, source: str = "<record>") -> tuple[Match, list[tuple[int, Any]]]:
+        """The match at the start of ``record`` (nothing played yet) and the record's actions
+        as ``(seat, action)`` in order, every one checked (what a replay viewer steps through).
+
+        Raises:
+            waddle.errors.RecordError: as :meth:`load`.
+            NotImplementedError: the game has no replays.
+        """
+        raise NotImplementedError(f"{self.title} has no replays")
+
+    def analyse(self, position: Any, seconds: float, *, seed: int | None = None,
+                iterations: int | None = None, stop: Callable[[], bool] = lambda: False) -> Analysis:
+        """What the game's search bot thinks of ``position`` (from :meth:`Match.position`
+        or :meth:`View.position`: what the seat to act knows, nothing more) after about
+        ``seconds`` of search or ``iterations`` (at least one iteration; with ``seed`` and
+        ``iterations`` alone the same answer each time), or as soon as ``stop()`` is true.
+
+        Pure computation, no I/O: run it in a worker thread. The default refuses.
+
+        Raises:
+            NotImplementedError: the game has no analysis.
+        """
+        raise NotImplementedError(f"{self.title} has no analysis")
 
     def reseeded(self, options: Any, seed: int) -> Any:
         """``options`` for another game like the last, made afresh from ``seed`` (a

@@ -1,23 +1,42 @@
-"""``waddle replay``: replay a game record, print the final board and the score breakdown.
+"""``waddle replay``: step through a game record in the terminal UI, or print it.
+
+In a terminal, ``waddle replay FILE`` opens the replay viewer (:mod:`client.ui.replay`,
+``docs/replay.md``): the game step by step as the table showed it, the search bot's
+analysis on a key. A record of a game still going on (a running host's save file) is
+followed as the host adds to it. ``--text`` (and any run whose input or output is not a
+terminal, or that reads the record from standard input, ``-``) prints the final board and
+the score breakdown instead; ``--json`` prints only the game's ``result_json`` of the
+position reached, on one line.
 
 Every action is checked as it is replayed (``docs/records.md``); a bad record gives one
-line naming the file, the place and the problem, exit status 2. ``RECORD`` ``-`` reads
-standard input. The record's ``format`` names its game (:func:`waddle.ruleset.ruleset_of_record`);
-the game's text module (:mod:`client.games`) prints it. With ``--json`` it prints only the
-game's ``result_json`` of the position reached, on one line. A host's save file is read
-with its journal (``FILE.journal``, :mod:`waddle.journal`), so a game whose host was
-killed shows every action it saved.
+line naming the file, the place and the problem, exit status 2. The record's ``format``
+names its game (:func:`waddle.ruleset.ruleset_of_record`); the game's text module
+(:mod:`client.games`) prints it. A host's save file is read with its journal
+(``FILE.journal``, :mod:`waddle.journal`; :func:`client.savefile.read_record`), so a game
+whose host was killed shows every action it saved.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from client.ui import options
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD", help="the game record (JSON); - for standard input")
     parser.add_argument("--json", action="store_true",
                         help="print only the result: finished, scores, winners (the hex game: halves)")
+    parser.add_argument("--text", action="store_true",
+                        help="print the final board and the score breakdown instead of opening the viewer")
+    parser.add_argument("--seconds", dest="search_seconds", type=float, default=2.0, metavar="S",
+                        help="the viewer's search time for one step (e), seconds (default 2)")
+    parser.add_argument("--pass-seconds", type=float, default=0.5, metavar="S",
+                        help="the search time for each step of the whole-game analysis (E), "
+                             "seconds (default 0.5)")
+    parser.add_argument("--no-follow", action="store_true",
+                        help="do not follow a record that is still growing (a running host's save)")
+    options.add_arguments(parser)
 
 
 def load(path: str):
@@ -27,55 +46,31 @@ def load(path: str):
         waddle.errors.RecordError: the file cannot be read, is not JSON, is of no known
             game or does not replay (naming the file, the place and the problem).
     """
-    import json
     import sys
-    from pathlib import Path
 
-    from waddle.errors import RecordError
-    from waddle.ruleset import ruleset_of_record, rulesets
+    from client.savefile import read_record
+    from client.ui.replay import record_ruleset
+    from protocol.text import clean
 
     source = "<stdin>" if path == "-" else path
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{source}: cannot read the record: {exc}") from None
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RecordError(f"{source}: not valid JSON: {exc}") from None
-    ruleset = ruleset_of_record(data)
-    if ruleset is None:
-        known = " or ".join(repr(r.record_format) for r in rulesets().values())
-        found = data.get("format") if isinstance(data, dict) else None
-        raise RecordError(f"{source}: format: expected {known}, found {found!r}")
-    match = ruleset.load(data, source=source)
-    host = data.get("host")
-    if path != "-" and isinstance(host, dict):
-        _follow_journal(match, path, host)
-    return match
-
-
-def _follow_journal(match, path: str, host: dict) -> None:
-    """Play on ``match`` the actions and take-backs of the host's journal beside the save
-    file ``path`` (``host``: its ``host`` part; a host stopped mid-game keeps its last
-    actions there); what it leaves out is one line on stderr."""
-    import sys
-
-    from protocol.text import clean
-    from waddle.errors import RecordError
-    from waddle.journal import extend
-
-    try:
-        version = host.get("version")
-        journal = extend(match, path, table=str(host.get("table", "")),
-                         version=version if type(version) is int else 0)
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read its journal: {exc}") from None
-    if journal.problem:
-        print(f"waddle replay: {clean(journal.problem)}", file=sys.stderr)
+    data = read_record(path, problem=lambda text: print(f"waddle replay: {clean(text)}", file=sys.stderr))
+    return record_ruleset(data, source).load(data, source=source)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    for flag, value in (("--seconds", args.search_seconds), ("--pass-seconds", args.pass_seconds)):
+        if not 0 < value <= 600:
+            raise ValueError(f"{flag} must be more than 0 and at most 600 seconds, not {value}")
+    viewer = not (args.text or args.json or args.record == "-") and sys.stdin.isatty() and sys.stdout.isatty()
+    if viewer:
+        return _view(args)
+    return _print(args)
+
+
+def _print(args: argparse.Namespace) -> int:
+    """``--text`` (or ``--json``): print the position the record reaches."""
     import json
 
     from client.games import part
@@ -84,3 +79,14 @@ def run(args: argparse.Namespace) -> int:
     text = part(match.ruleset.name, "text")
     print(json.dumps(text.result_json(match)) if args.json else text.report(match))
     return 0
+
+
+def _view(args: argparse.Namespace) -> int:
+    from client.ui.replay import ReplaySession
+
+    try:
+        session = ReplaySession(args.record)
+    except NotImplementedError:  # a game without replays: print it
+        return _print(args)
+    session.follow = not (args.no_follow or session.replay.finished)
+    return options.run_ui(session, args)

@@ -36,13 +36,14 @@ from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.output import ColorDepth, create_output
 
 from client.state import TableState
-from client.ui import panels
+from client.ui import analysis, hints, panels
 from client.ui.canvas import Canvas
 from client.ui.controller import Controller
 from client.ui.gameview import Drawn
 from client.ui.keys import make_bindings
 from client.ui.lobby import lobby_screen
 from client.ui.style import make_style
+from client.ui.text import join_lines
 from client.ui.uistate import Mode
 
 #: Columns kept for the side panel next to the board, at least.
@@ -233,22 +234,42 @@ class WaddleApp:
         return (frame.rows - 2 - frame.board.height) // 2
 
     def _panel(self):
-        frame = self._frame()
-        return panels.side_panel(self.state, self.controller.view, self._panel_width().preferred,
-                                 frame.rows - 2, record_path=self.session.record_path, ascii=self.ascii)
+        frame, controller = self._frame(), self.controller
+        width, height = self._panel_width().preferred, frame.rows - 2
+        if controller.replay is not None:
+            lines = analysis.replay_panel(self.state, controller.view, controller.replay,
+                                          controller.analyst.batch, width, height, ascii=self.ascii)
+            return join_lines(lines[:height], width, ascii=self.ascii)
+        return panels.side_panel(self.state, controller.view, width, height, extra=self._hint_lines(width),
+                                 record_path=self.session.record_path, ascii=self.ascii)
+
+    def _hint_lines(self, width: int) -> list:
+        """A live game's lines about hints: whether the table allows them (for everybody,
+        spectators too), the hint asked for (or its progress, or why it failed)."""
+        controller, state = self.controller, self.state
+        allowed = hints.allowed(state)
+        lines = [[("class:dim", "Hints off at this table" if not allowed
+                   else "Hints allowed: e" if state.seat is not None else "Hints allowed for the players")]]
+        if controller.analysis is not None:
+            lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score")
+        if controller.analyst.batch is not None:
+            lines.append(analysis.progress_line(controller.analyst.batch, width, ascii=self.ascii))
+        if controller.analyst.error:
+            lines.append([("class:notice", controller.analyst.error)])
+        return lines
 
     def _banner(self):
-        return panels.banner(self.state, self.ui, self.controller.view)
+        return panels.banner(self.state, self.ui, self.controller.view, self.controller.replay)
 
     def _hints(self):
-        return panels.hints(self.state, self.ui, self.controller.view, self._size()[0])
+        return panels.hints(self.state, self.ui, self.controller.view, self._size()[0], self.controller.replay)
 
     def _text_screen(self):
         screen = self._screen()
         columns, rows = self._size()
         if screen == "help":
             return panels.help_screen(self.controller.view, columns, rows - 2, self.ui.help_page,
-                                      ascii=self.ascii)
+                                      ascii=self.ascii, replay=self.controller.replay is not None)
         if screen == "lobby":
             return lobby_screen(self.state, self.ui, self.controller.view, rows - 2,
                                 address=self.session.address, ascii=self.ascii)
@@ -270,7 +291,10 @@ async def run_app(app: WaddleApp) -> None:
 
     async def main() -> None:
         with scope:
-            await app.session.run()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(app.controller.analyst.run)
+                await app.session.run()
+                nursery.cancel_scope.cancel()
 
     def finished(outcome) -> None:
         done.set_result(outcome)

@@ -19,6 +19,8 @@ from typing import Any
 from prompt_toolkit.buffer import Buffer
 
 from client.state import Status, TableState
+from client.ui import hints
+from client.ui.analyst import Analyst, Batch
 from client.ui.gameview import GameView, game_view
 from client.ui.lobby import fields
 from client.ui.text import player_names
@@ -28,6 +30,10 @@ from protocol.text import clean
 
 #: Seconds before the turn timer runs out at which your turn is announced again.
 WARN_BEFORE = 10.0
+#: Seconds of search for a hint or the analysis of one step of a replay.
+ANALYSIS_SECONDS = 2.0
+#: Seconds of search for each step of a full-game pass.
+PASS_SECONDS = 0.5
 
 
 class Controller:
@@ -72,6 +78,12 @@ class Controller:
         self._lobby: tuple | None = None  # (settings, the labels ready) at the last change
         self._game = 1
         self._quitting = False
+        #: Runs the search bot's analysis off the UI's loop (started by :func:`client.ui.app.run_app`).
+        self.analyst = Analyst(self._analysed, self.redraw)
+        #: Seconds of search for a hint or one step, and for each step of a full-game pass.
+        self.seconds, self.pass_seconds = ANALYSIS_SECONDS, PASS_SECONDS
+        #: The last hint: ``(version, analysis)``, shown while the game is at that version.
+        self.hint = None
         session.subscribe(self.changed)
 
     @property
@@ -84,6 +96,29 @@ class Controller:
     def state(self) -> TableState:
         """The table's state."""
         return self.session.state
+
+    @property
+    def replay(self):
+        """The replay shown (:class:`client.ui.replay.Replay`), or ``None`` at a live table."""
+        return getattr(self.session, "replay", None)
+
+    @property
+    def suggestion(self) -> Any:
+        """The action the search bot suggests now, for the board: the analysed best move
+        of the replay's step, or this turn's hint."""
+        analysis = self.analysis
+        return analysis.best if analysis is not None else None
+
+    @property
+    def analysis(self):
+        """The :class:`~waddle.ruleset.Analysis` that goes with the screen: the replay
+        step's, or this turn's hint; ``None`` if there is none."""
+        replay = self.replay
+        if replay is not None:
+            return replay.analyses.get(replay.step)
+        if self.hint is not None and self.hint[0] == self.state.version and self.state.my_turn:
+            return self.hint[1]
+        return None
 
     # -- the shell, as the game's view sees it ------------------------------------------------
 
@@ -130,6 +165,8 @@ class Controller:
         events = state.version if state.view is not None else 0
         if events != self._events or (self._pause and not pause):
             self._events = events
+            if self.replay is None:
+                self.analyst.cancel()  # a hint is for the turn it was asked in
             if state.last_played is not None and not pause:
                 ui.notice = ""
             timer = state.settings.turn_timer if state.settings else None
@@ -296,21 +333,94 @@ class Controller:
         self._clear()
         self.redraw()
 
+    # -- the replay viewer ------------------------------------------------------------------------------
+
+    def step(self, delta: int) -> None:
+        """Replay: show the step ``delta`` steps on (back, if negative)."""
+        if self.replay is not None:
+            self.go(self.replay.step + delta)
+
+    def go(self, step: int) -> None:
+        """Replay: show ``step`` (0: the start; past the end: the end)."""
+        if self.replay is not None:
+            self.session.go(step)
+
+    def jump(self, chapter: str, direction: int) -> None:
+        """Replay: show the next (``direction`` 1) or previous end of a ``chapter``
+        (``"round"`` or ``"half"``, :meth:`GameView.chapters`), or the end or start."""
+        replay, view = self.replay, self.view
+        if replay is None or view is None:
+            return
+        ends = [k for k in range(1, len(replay) + 1) if chapter in view.chapters(replay.events[k - 1])]
+        if direction > 0:
+            target = next((k for k in ends if k > replay.step), len(replay))
+        else:
+            target = next((k for k in reversed(ends) if k < replay.step), 0)
+        self.go(target)
+
+    # -- the search bot's analysis and hints ------------------------------------------------------------
+
+    def analyse(self) -> None:
+        """``e``: the replay's step analysed, or a hint on your turn (if the table allows)."""
+        replay, state = self.replay, self.state
+        if replay is not None:
+            step = replay.step
+            self.analyst.request(Batch(replay.ruleset, [(step, replay.positions[step])], self.seconds,
+                                       f"step {step}", into=replay.analyses))
+            return
+        why = hints.refusal(state)
+        if why:
+            self.notify(why)
+            return
+        self.analyst.request(Batch(state.ruleset, [(("hint", state.version), state.view.position())],
+                                   self.seconds, "a hint"))
+
+    def analyse_game(self) -> None:
+        """``E``: replay: analyse every step not analysed yet, from the start, filling the
+        evaluation graph and the blunder marks as it goes."""
+        replay = self.replay
+        if replay is None:
+            self.notify("the whole-game analysis is for replays (waddle replay FILE)")
+            return
+        jobs = [(k, replay.positions[k]) for k in range(len(replay) + 1) if k not in replay.analyses]
+        if not jobs:
+            self.notify("every step is analysed")
+            return
+        self.analyst.request(Batch(replay.ruleset, jobs, self.pass_seconds, "the whole game",
+                                   into=replay.analyses))
+
+    def cancel_analysis(self) -> None:
+        """Esc: stop the analysis running."""
+        if self.analyst.cancel():
+            self.notify("analysis stopped")
+
+    def _analysed(self, key, analysis) -> None:
+        """An analysis is done (a replay's step is kept by its batch): a hint is this
+        turn's; redraw."""
+        if isinstance(key, tuple) and key[0] == "hint":
+            self.hint = (key[1], analysis)
+            if self.view is not None:
+                self.view.changed()
+        self.redraw()
+
     # -- quitting -------------------------------------------------------------------------------------
 
     def request_quit(self, force: bool = False) -> None:
         """``q`` / Ctrl-C: a player in a game is asked first (a second Ctrl-C quits); else quit."""
         state = self.state
-        if not force and state.phase == "playing" and state.seat is not None and self.ui.mode != "confirm":
+        if not force and state.phase == "playing" and state.seat is not None and self.ui.mode != "confirm" \
+                and self.replay is None:
             self.ask("Quit the game?", self.quit)
         else:
             self.quit()
 
     def quit(self) -> None:
-        """Stop the session's trio task; the application exits once trio has finished."""
+        """Stop the session's trio task (and any analysis); the application exits once
+        trio has finished."""
         if self._quitting:
             return
         self._quitting = True
+        self.analyst.cancel()
         if self.cancel is not None:
             self.cancel()
         else:

@@ -31,6 +31,12 @@ class Shell(Protocol):
     state: TableState
     ui: UIState
     ascii: bool
+    #: The action the search bot suggests (a hint, or the best move of a replay's step),
+    #: for the game's view to draw on the board; ``None``: none.
+    suggestion: Any
+    #: The replay shown (:class:`client.ui.replay.Replay`), ``None`` at a live table: a
+    #: replay shows everything a table may (e.g. the live score).
+    replay: Any
 
     def act(self, action: Any) -> None:
         """Send ``action`` for this client's seat (a refusal shows as a notice)."""
@@ -143,6 +149,20 @@ class GameView(ABC):
     def pause_hint(self, pause: str) -> Fragments:
         """What the banner says during the table's pause called ``pause`` (e.g. half-time)."""
         return [("", f" {pause}: press any key to go on")]
+
+    def chapters(self, events: list[Any]) -> frozenset[str]:
+        """What an action's ``events`` end, of ``"round"`` and ``"half"`` (where the replay
+        viewer's round and half keys stop); the default: nothing."""
+        return frozenset()
+
+    def move_text(self, events: list[Any]) -> str:
+        """One action in a few words, from its ``events`` as a spectator saw them (the
+        replay viewer's move list); the default: the first event's name."""
+        return type(events[0]).__name__.lower() if events else "?"
+
+    def action_text(self, action: Any) -> str:
+        """An action the search bot suggests, in a few words (default: ``str(action)``)."""
+        return str(action)
 
     def lobby_fields(self) -> list[Field]:
         """The game's own lobby settings (shown between the seat count and the timer)."""

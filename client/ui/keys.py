@@ -40,6 +40,8 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     playing = on_board & Condition(lambda: controller.state.phase == "playing") & ~paused
     finished = on_board & Condition(lambda: controller.state.phase == "finished")
     waited_for = on_board & Condition(lambda: controller.state.waiting_for_me)
+    live = Condition(lambda: controller.replay is None)  # a replay plays no move, but its
+    scores = Condition(lambda: ui.scores)                # score view takes the game's keys
 
     @kb.add("c-c")
     @kb.add("<sigint>")
@@ -116,7 +118,33 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
         if view is None:
             return None
         if id(view) not in game:
-            game[id(view)] = view.bindings(playing, finished)
+            game[id(view)] = view.bindings(playing & (live | scores), finished)
         return game[id(view)]
 
-    return merge_key_bindings([kb, DynamicKeyBindings(game_bindings)])
+    return merge_key_bindings([kb, DynamicKeyBindings(game_bindings), _analysis_bindings(controller)])
+
+
+#: The replay viewer's keys: key names -> what they call on the controller.
+REPLAY_KEYS = {
+    ("right",): lambda c: c.step(1), ("left",): lambda c: c.step(-1),
+    ("home",): lambda c: c.go(0), ("g",): lambda c: c.go(0),
+    ("end",): lambda c: c.go(len(c.replay)), ("G",): lambda c: c.go(len(c.replay)),
+    ("down",): lambda c: c.jump("round", 1), ("up",): lambda c: c.jump("round", -1),
+    ("pagedown",): lambda c: c.jump("half", 1), ("pageup",): lambda c: c.jump("half", -1),
+    ("E",): lambda c: c.analyse_game(),
+}
+
+
+def _analysis_bindings(controller: Controller) -> KeyBindings:
+    """The replay viewer's keys and the search bot's (``e``, Esc while it runs); they come
+    after the game's, so in a replay they win over a game's arrows."""
+    kb = KeyBindings()
+    normal = Condition(lambda: controller.ui.mode == "normal")
+    replay = normal & Condition(lambda: controller.replay is not None)
+    for keys, call in REPLAY_KEYS.items():
+        kb.add(*keys, filter=replay)(lambda event, call=call: call(controller))
+    kb.add("e", filter=normal & Condition(lambda: controller.state.view is not None))(
+        lambda event: controller.analyse())
+    kb.add("escape", filter=normal & Condition(lambda: controller.analyst.busy))(
+        lambda event: controller.cancel_analysis())
+    return kb

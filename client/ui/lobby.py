@@ -1,7 +1,8 @@
 """The lobby screen: the seats, and the table's settings the owner may change.
 
 :func:`fields` lists the settings in screen order: the seat count, the game's own
-(:meth:`~client.ui.gameview.GameView.lobby_fields`), the turn timer and the bots. Each
+(:meth:`~client.ui.gameview.GameView.lobby_fields`), the turn timer, the bots and
+whether hints are allowed (:mod:`client.ui.hints`). Each
 knows how to show its value and how to step it (left/right). Stepping makes a new
 :class:`~protocol.messages.Settings` that the UI sends with ``session.configure``; the
 host decides (protocol: ``configure``).
@@ -12,6 +13,7 @@ from __future__ import annotations
 import msgspec
 
 from client.state import TableState
+from client.ui import hints
 from client.ui.gameview import Field, GameView
 from client.ui.text import Fragments, chat_line, player_label
 from client.ui.uistate import UIState
@@ -58,6 +60,7 @@ def fields(state: TableState, view: GameView | None) -> list[Field]:
         Field("Turn timer", lambda s: "off" if s.turn_timer is None else f"{s.turn_timer:g} s",
               lambda s, d: _replace(s, turn_timer=_cycle(TIMERS, s.turn_timer, d))),
         Field("Bots in empty seats", lambda s: _bot_title(state, _bot_kind(s)), step_bots),
+        hints.FIELD,
     ]
 
 

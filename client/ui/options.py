@@ -1,4 +1,5 @@
-"""Command-line options shared by the UI commands (``play``, ``host``, ``join``, ``watch``).
+"""Command-line options shared by the UI commands (``play``, ``host``, ``join``, ``watch``,
+``replay``).
 
 Imports only :mod:`argparse` at the top, so ``waddle --help`` stays fast; the UI is
 imported when :func:`run_ui` runs.
@@ -67,5 +68,8 @@ def run_ui(session, args: argparse.Namespace) -> int:
     utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
     app = WaddleApp(session, ascii=args.ascii or not utf8, colour=want_colour(args.no_color),
                     mouse=not args.no_mouse, bell=not args.no_bell)
+    controller = app.controller
+    controller.seconds = getattr(args, "search_seconds", None) or controller.seconds  # the search's budgets
+    controller.pass_seconds = getattr(args, "pass_seconds", None) or controller.pass_seconds
     asyncio.run(run_app(app))
     return 0

@@ -22,6 +22,7 @@ from client.ui.text import (
     player_names,
 )
 from client.ui.uistate import UIState
+from protocol.text import clean
 
 #: The shell's keys in the help, after the game's and its take-back (``u``) and score
 #: view (``v``), if it has them: (keys, what they do, in short).
@@ -37,11 +38,15 @@ HELP = (
 )
 
 
-def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
+def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -> Fragments:
     """The one-line state of the table: your turn, waiting for ..., reconnecting..., game
     over; a host that stopped (what it said: whether the game is saved and how the host
-    goes on, e.g. ``waddle host --resume FILE``), while the client watches for its return."""
-    if state.host_stopped and state.status != "connected":
+    goes on, e.g. ``waddle host --resume FILE``), while the client watches for its return;
+    in the replay viewer (``replay``, a :class:`client.ui.replay.Replay`): the step shown
+    and whose move comes next."""
+    if replay is not None and view is not None and state.view is not None:
+        line = _replay_banner(state, replay)
+    elif state.host_stopped and state.status != "connected":
         line = [("class:banner.alert", " The host stopped "),
                 ("", f" {state.host_stopped.removeprefix('the host stopped').lstrip('; ')}; "),
                 ("class:dim", "watching for it to come back")]
@@ -65,7 +70,7 @@ def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
         line = [("class:banner.turn", " YOUR TURN ")] + view.turn_hint()
     else:
         line = [("class:banner", " Waiting for ")] + _waiting_for(state) + [("", " ...")]
-    if state.seat is None and state.phase is not None:
+    if state.seat is None and state.phase is not None and replay is None:
         line.append(("class:dim", "  (watching)"))
     if ui.turn_deadline is not None and state.phase == "playing":
         line.append(("class:dim", f"  {max(0, round(ui.turn_deadline - time.monotonic()))} s left"))
@@ -79,6 +84,21 @@ def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
 def _retry(state: TableState) -> Fragments:
     """What the client does about a host it cannot reach, if anything (``state.retry``)."""
     return [("class:dim", f" {state.retry}")] if state.retry else []  # after the " ... " of the status
+
+
+def _replay_banner(state: TableState, replay) -> Fragments:
+    """``REPLAY  move 12 of 35  next: R Ann`` (at the last step: game over and the winners,
+    or "the game goes on" in a record that stops before the end), then the replay's note
+    (the file followed)."""
+    line: Fragments = [("class:banner", " REPLAY "), ("", f" move {replay.step} of {len(replay)}")]
+    mover = replay.mover(replay.step)
+    if state.finished:
+        line += [("class:banner.over", " GAME OVER ")] + _winners(state)
+    elif mover is not None:
+        line += [("class:dim", "  next: ")] + player_label(state, state.view.labels[mover])
+    else:
+        line.append(("class:dim", "  (the game goes on)"))
+    return line + ([("class:dim", f"  {clean(replay.note)}")] if replay.note else [])
 def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
     """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
     line = view.pause_hint(state.pause) if state.waiting_for_me else []
@@ -107,13 +127,13 @@ def _winners(state: TableState) -> Fragments:
 
 
 def side_panel(state: TableState, view: GameView, width: int, height: int, *,
-               record_path: str | None = None, ascii: bool = False) -> Fragments:
-    """The game's lines (:meth:`GameView.panel_top`), the ``record_path`` once the game is
-    over (and saved there), then the event log and chat to fill ``height`` lines of
-    ``width`` columns."""
+               record_path: str | None = None, extra: list[Fragments] = (), ascii: bool = False) -> Fragments:
+    """The game's lines (:meth:`GameView.panel_top`), ``extra`` lines (hints), the
+    ``record_path`` once the game is over (and saved there), then the event log and chat
+    to fill ``height`` lines of ``width`` columns."""
     if state.view is None:
         return []
-    lines = view.panel_top(width)
+    lines = view.panel_top(width) + list(extra)
     if state.finished and record_path:
         label = "Record: "
         lines.append([("class:dim", label), ("", fit_left(record_path, width - len(label), ascii=ascii))])
@@ -144,12 +164,16 @@ def rematch_line(state: TableState) -> Fragments:
     return line
 
 
-def help_pages(view: GameView | None, width: int = 80, height: int = 24) -> list[list[str | tuple[str, str]]]:
+def help_pages(view: GameView | None, width: int = 80, height: int = 24,
+               replay: bool = False) -> list[list[str | tuple[str, str]]]:
     """The help's pages for ``width`` x ``height``: the keys first (the game's and the
     shell's, long descriptions where they fit, with the game's legend of the board's marks
     where the rows allow), then the game's rules (:meth:`GameView.rules`) wrapped and cut
     into pages. Each page is a list of lines: a key row is ``(keys, what)``."""
-    rows = [*(view.help() if view else ()), *_optional_keys(view), *HELP]
+    if replay:
+        rows = [*REPLAY_HELP, *(r for r in _optional_keys(view) if r[0] == "v"), *HELP[2:5]]
+    else:
+        rows = [*(view.help() if view else ()), *_optional_keys(view), HINT_HELP, *HELP]
     keys: list[str | tuple[str, str]] = [
         (f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in rows]
     legend = textwrap.wrap(view.legend(), max(width - 1, 20)) if view else []
@@ -174,10 +198,10 @@ def _optional_keys(view: GameView | None) -> list[tuple[str, str, str]]:
 
 
 def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: int = 0, *,
-                ascii: bool = False) -> Fragments:
+                ascii: bool = False, replay: bool = False) -> Fragments:
     """Page ``page`` (any number: it wraps around) of :func:`help_pages`, with a line that
     says how to turn pages and go back."""
-    pages = help_pages(view, width, height)
+    pages = help_pages(view, width, height, replay)
     number = page % len(pages)
     out: Fragments = []
     for i, line in enumerate(pages[number]):
@@ -191,7 +215,26 @@ def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: 
     return out
 
 
-def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0) -> Fragments:
+#: The replay viewer's key hints, (long, short) each.
+REPLAY_HINTS = [("left/right step", "</> step"), ("Home/End", "Home/End"), ("up/down round", "up/down round"),
+                ("e analyse", "e analyse"), ("E whole game", "E game")]
+#: The replay viewer's keys in the help: (keys, what they do, in short).
+REPLAY_HELP = (
+    ("left / right", "the previous / next move", "step back / on"),
+    ("Home / End, g / G", "the start / the end of the game", "start / end"),
+    ("up / down", "the previous / next end of a round", "previous / next round"),
+    ("PageUp / PageDown", "the previous / next end of a half (a mirror match)", "previous / next half"),
+    ("e", "the search bot's evaluation of this step and its best move, marked on the board",
+     "analyse this step"),
+    ("E", "analyse the whole game: evaluation graph, blunders (??) and mistakes (?)",
+     "analyse the whole game"),
+    ("Esc", "stop the analysis running", "stop the analysis"),
+)
+#: The hint key in the help of a live game.
+HINT_HELP = ("e", "hint: the search bot's move and expected score (if the table allows)", "hint")
+
+
+def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0, replay=None) -> Fragments:
     """The key hints of the bottom line, for the current mode, fitted to ``width`` columns
     (0: no limit): the long forms if they fit, else the short ones, else dropping hints
     from the last before "? help", which (with "q quit") always stays."""
@@ -202,6 +245,9 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0)
         return cut_line([("class:banner.alert", line)], width) if width else [("class:banner.alert", line)]
     if state.phase is None:
         return [("class:dim", " connecting...  q quit")]
+    if replay is not None:
+        scores = _score_hint(state, view)
+        return [("class:dim", " " + _fitted_hints(REPLAY_HINTS + scores, ["? help", "q quit"], width - 1 if width else 0))]
     common = [("c chat", "c chat")]
     game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":

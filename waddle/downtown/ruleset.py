@@ -11,10 +11,11 @@ deck draw from all but the drawer and a setup discard until all are revealed, an
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from waddle.downtown.actions import Action, Discard, Draw, Play
+from waddle.downtown.analysis import analyse
 from waddle.downtown.bots import BOTS, make_bot
 from waddle.downtown.events import (
     DiscardChosen,
@@ -32,7 +33,17 @@ from waddle.downtown.record import FORMAT, from_record, to_record
 from waddle.downtown.state import UNKNOWN, State, shuffle
 from waddle.downtown.viewdata import COLOURS, DowntownViewData, state_of, view_data
 from waddle.errors import IllegalActionError, ViewError
-from waddle.ruleset import Audience, Level, Match, Outcome, Prepared, Ruleset, SeatLook, View
+from waddle.ruleset import (
+    Analysis,
+    Audience,
+    Level,
+    Match,
+    Outcome,
+    Prepared,
+    Ruleset,
+    SeatLook,
+    View,
+)
 
 
 class DowntownRuleset(Ruleset):
@@ -102,6 +113,19 @@ class DowntownRuleset(Ruleset):
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
         kind, options = self.resolve_bot(kind, options)
         return make_bot(kind, seed, **options)
+
+    def replay(self, record: Mapping[str, Any], *, source: str = "<record>") -> tuple[DowntownMatch, list[tuple[int, Action]]]:
+        replay = from_record(record, source=source)
+        final = replay.state
+        start = State.deal(final.deck, final.labels, replay.orders, single=final.single)
+        return DowntownMatch(start, replay.seed, replay.orders), replay.actions
+
+    def analyse(self, position: Position, seconds: float, *, seed: int | None = None,
+                iterations: int | None = None, stop: Callable[[], bool] = lambda: False) -> Analysis:
+        """The information-set search's verdict on what ``position``'s seat knows
+        (:func:`waddle.downtown.analysis.analyse`): every seat's expected final score
+        and the seat's best action."""
+        return analyse(position, seconds, seed=seed, iterations=iterations, stop=stop)
 
 
 RULESET = DowntownRuleset()

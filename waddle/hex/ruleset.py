@@ -8,13 +8,14 @@ far (:class:`HexViewData`: the map, the players, the moves).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 import msgspec
 
 from waddle.errors import IllegalActionError, MapError, ViewError
 from waddle.hex.actions import Action, Coord, Place, Scout
+from waddle.hex.analysis import analyse
 from waddle.hex.bots import BOTS, make_bot
 from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
@@ -22,7 +23,17 @@ from waddle.hex.maps import MAX_HEXES, Map
 from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
 from waddle.hex.record import FORMAT, from_record, to_record
 from waddle.jsonform import json_form
-from waddle.ruleset import Audience, Level, Match, Outcome, Prepared, Ruleset, SeatLook, View
+from waddle.ruleset import (
+    Analysis,
+    Audience,
+    Level,
+    Match,
+    Outcome,
+    Prepared,
+    Ruleset,
+    SeatLook,
+    View,
+)
 
 Colour = Literal["red", "blue", "yellow", "green", "purple"]
 
@@ -130,6 +141,17 @@ class HexRuleset(Ruleset):
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
         kind, options = self.resolve_bot(kind, options)
         return make_bot(kind, seed, **options)
+
+    def replay(self, record: Mapping[str, Any], *, source: str = "<record>") -> tuple[HexMatch, list[tuple[int, Action]]]:
+        game = from_record(record, source=source)
+        start = Game(game.map, game.players, mirror_match=game.mirror_match)
+        return HexMatch(start, record.get("seed")), [(game.players.index(p), a) for p, a in game.moves]
+
+    def analyse(self, position: Game, seconds: float, *, seed: int | None = None,
+                iterations: int | None = None, stop: Callable[[], bool] = lambda: False) -> Analysis:
+        """The search bot's verdict (:func:`waddle.hex.analysis.analyse`): every player's
+        expected final total, and the current player's best action."""
+        return analyse(position, seconds, seed=seed, iterations=iterations, stop=stop)
 
     def reseeded(self, options: HexOptions, seed: int) -> HexOptions:
         """A standard map gets ``seed`` (a new layout); other maps stay."""

@@ -24,13 +24,21 @@ from prompt_toolkit.key_binding import KeyBindings
 from client.games.downtown import panels
 from client.games.downtown.board import PlaceLook, Places, geometry, hood_title, render_places
 from client.games.downtown.compose import BOARD_STEPS, KINDS, LIST_STEPS, Draft
-from client.games.downtown.text import act_text, card_played, card_rule, card_text, penguins_text
+from client.games.downtown.text import (
+    act_text,
+    action_text,
+    card_played,
+    card_rule,
+    card_text,
+    penguins_text,
+)
 from client.ui.gameview import Drawn, Field
 from client.ui.gameview import GameView as Base
 from client.ui.text import Fragments, cut_line, ellipsis, fit, take
 from protocol.text import clean
+from waddle.downtown.actions import Move, Play, Recall, Recolour
 from waddle.downtown.best import options as best_options
-from waddle.downtown.events import Scored
+from waddle.downtown.events import RoundEnded, Scored
 from waddle.downtown.options import BundledDeck, FileDeck
 from waddle.downtown.state import SETUP, State
 from waddle.errors import IllegalActionError
@@ -174,12 +182,32 @@ class GameView(Base):
             if draft.hood is not None:
                 active = {draft.hood}
             scored = self.preview()
+        if draft is None or draft.step not in (*BOARD_STEPS, "confirm"):
+            active = self._suggested_places(notes) or active
         if scored is not None and scored.hood is not None and not active:
             active = {layout.hood_names.index(scored.hood)}
         counted = {layout.places.index(p) for p in scored.places} if scored is not None else set()
         looks = [PlaceLook(red[p], yellow[p], new[p][0], new[p][1], notes[p], p == cursor, p in counted,
                            p in dim) for p in range(len(red))]
         return render_places(layout, looks, active=active, ascii=self.shell.ascii)
+
+    def _suggested_places(self, notes: list[str]) -> set[int]:
+        """Mark on ``notes`` the places of the play the search bot suggests (``*`` and
+        what it puts there); return its neighbourhood (empty: no play suggested)."""
+        play = self.shell.suggestion
+        act = play.act if isinstance(play, Play) else None
+        if act is None:
+            return set()
+        layout = self.game.layout
+        if isinstance(act, Recolour):
+            notes[layout.places.index(act.place)] = f"*{act.count}{act.colour[0]}>"
+        else:
+            if isinstance(act, Move):
+                notes[layout.places.index(act.source)] = "*out"
+            sign = "-" if isinstance(act, Recall) else "+"
+            for penguins in act.penguins:
+                notes[layout.places.index(penguins.place)] = f"*{sign}{penguins_text(penguins.red, penguins.yellow)}"
+        return {layout.hood_names.index(act.hood)}
 
     def _last_scored(self) -> Scored | None:
         return next((e for e in reversed(self.game.history) if isinstance(e, Scored)), None)
@@ -488,6 +516,12 @@ class GameView(Base):
             self._file_deck = deck
             return _options(settings, deck=BundledDeck())
         return settings if self._file_deck is None else _options(settings, deck=self._file_deck)
+
+    def chapters(self, events: list) -> frozenset[str]:
+        return frozenset("round" for e in events if isinstance(e, RoundEnded))
+
+    def move_text(self, events: list) -> str:
+        return action_text(events) if events else "?"
 
     # -- input ---------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ is shifted half a cell from the one above. The cell size ``(w, h)`` is the large
 :data:`SIZES` that fits the space given.
 
 A cell is ``w`` characters: a marker, ``w - 2`` characters of label, a marker. Markers
-say what the hex is in colourless text too: ``[ ]`` the cursor, ``> <`` the active
+say what the hex is in colourless text too: ``* *`` the search bot's suggestion, ``[ ]`` the cursor, ``> <`` the active
 hex, ``{ }`` a highlighted hex (a waddle or a pool in the score view), ``( )`` the water
 of an outlined pool (the active pool, and those the cursor's hex touches). Labels: ``+``
 an ice hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
@@ -45,7 +45,7 @@ class CellSize:
 SIZES = (CellSize(12, 5), CellSize(10, 4), CellSize(8, 3), CellSize(6, 2), CellSize(4, 2),
          CellSize(4, 1))
 
-_MARKERS = {"cursor": "[]", "active": "><", "highlight": "{}", "outline": "()"}
+_MARKERS = {"suggest": "**", "cursor": "[]", "active": "><", "highlight": "{}", "outline": "()"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,7 @@ def render_board(
     highlight: Collection[Hex] = (),
     outline: Collection[Hex] = (),
     last: Collection[Hex] = (),
+    suggested: Hex | None = None,
     ascii: bool = False,
 ) -> Board | None:
     """Draw ``map`` with ``tokens`` (hex -> ``(colour, is_double)``) in ``width`` x ``height``.
@@ -121,7 +122,8 @@ def render_board(
     ``active`` is the active hex, ``legal`` the ice hexes the current player may place
     on, ``cursor`` the selected hex, ``highlight`` hexes to mark (a waddle, a pool),
     ``outline`` the water hexes of pools to outline, ``last`` the hexes of each player's
-    last placement (style ``class:last``); ``ascii`` keeps to 7-bit characters.
+    last placement (style ``class:last``), ``suggested`` the hex the search bot suggests
+(marked ``* *``, before the cursor); ``ascii`` keeps to 7-bit characters.
     :meth:`Board.hex_at` maps a mouse position back to its hex.
 
     Returns ``None`` when the map does not fit even with the smallest cells.
@@ -139,7 +141,7 @@ def render_board(
     for hex, (x, y) in cells.items():
         style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)
         labels = labels[:h]
-        marker = ("cursor" if hex == cursor else "active" if hex == active
+        marker = ("suggest" if hex == suggested else "cursor" if hex == cursor else "active" if hex == active
                   else "highlight" if hex in highlight else "outline" if hex in outline else None)
         if hex in highlight:
             style += " class:highlight"

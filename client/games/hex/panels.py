@@ -70,12 +70,12 @@ def tracks(state: TableState, ascii: bool) -> list[Fragments]:
     return out
 
 
-def players(state: TableState, width: int, *, ascii: bool = False) -> list[Fragments]:
+def players(state: TableState, width: int, *, live: bool, ascii: bool = False) -> list[Fragments]:
     """The players table in ``width`` columns: letter, name (and tags), doubles left and,
-    with real-time score on, live score. A narrow panel shortens the name first, then the
-    headings (:data:`PLAYER_COLUMNS`), then drops the doubles: the scores stay visible."""
+    with ``live`` (real-time score on, or a replay), live score. A narrow panel shortens
+    the name first, then the headings (:data:`PLAYER_COLUMNS`), then drops the doubles:
+    the scores stay visible."""
     game = game_of(state)
-    live = state.settings.options.realtime_score
     scores = dict(zip(game.players, game.live_totals())) if live else {}
     columns = _player_columns(width, live)
     name_column = min(NAME_COLUMN + 1, max(width - 1 - sum(w for _, w in columns), 0))

@@ -1,8 +1,8 @@
 """The hex game's terminal view: the board, its cursor, keys, hints, help and lobby options.
 
 :class:`GameView` is the hex game's :class:`client.ui.gameview.GameView`. Its own
-screen state is the board ``cursor`` (always on a hex the player may place on), the
-``double`` toggle, and ``shown``: how many items on from your own waddles the score view
+screen state is the board ``cursor`` (always on a hex the player may place on; a new
+hint puts it on the hint's placement), the ``double`` toggle, and ``shown``: how many items on from your own waddles the score view
 shows (Tab: each player's waddles, then each pool). While playing, the pools the cursor's
 hex counts for and the active pool are outlined with their fish and every player's
 strength there; at half-time the first half's board and score stay.
@@ -22,6 +22,7 @@ from client.ui.text import Fragments
 from protocol.text import clean
 from waddle.hex.actions import SCOUT, Place
 from waddle.hex.bundled import bundled_maps
+from waddle.hex.events import HalfEnded, Placed, RoundEnded, Scouted
 from waddle.hex.game import Game, Result
 from waddle.hex.hexgrid import Hex, distance
 from waddle.hex.options import BundledMap, StandardMap
@@ -46,7 +47,8 @@ HELP = (
 )
 #: What the board's marks mean, under the keys in the help when the window has room.
 LEGEND = ("Penguins show their player's letter (R B Y G P); a double shows it twice; each "
-          "player's last penguin is underlined. [ ] is the cursor, > < the active water hex, "
+          "player's last penguin is underlined. [ ] is the cursor, * * the search bot's move (a hint, "
+          "a replay's analysis), > < the active water hex, "
           "( ) the water of the pools the cursor's hex counts for, + an ice hex you may place "
           "on, { } what the score view shows. Water shows its number and, below it, its fish.")
 #: The rules page of the help (RULES.md, in short).
@@ -85,6 +87,7 @@ class GameView(Base):
         self._game_number = 0
         self._first: tuple[object, Hex | None] = (None, None)
         self._result: tuple[tuple, Result] | None = None
+        self._hinted = None
 
     @property
     def game(self) -> Game:
@@ -135,6 +138,11 @@ class GameView(Base):
         start = players.index(self.state.label) if self.state.label in players else 0
         return choices[(start + self.shown) % len(choices)]
 
+    def suggested(self) -> Hex | None:
+        """The hex of the placement the search bot suggests (a hint, a replay's best move)."""
+        action = self.shell.suggestion
+        return action.hex if isinstance(action, Place) else None
+
     def last_placed(self, half: int) -> set[Hex]:
         """The hex of each player's last penguin placed in ``half``."""
         last = {player: action.hex for player, action in self.game.moves_of_half(half)
@@ -147,7 +155,7 @@ class GameView(Base):
         game = self.game
         sheet = self.result().halves[-1]
         options = dict(active=game.active_hex, legal=self.legal(), cursor=self.cursor,
-                       last=self.last_placed(game.half))
+                       last=self.last_placed(game.half), suggested=self.suggested())
         tokens = game.tokens
         if self.half_time():
             tokens = game.tokens_of_half(1)
@@ -179,7 +187,7 @@ class GameView(Base):
         for i in scores.outlined(sheet, game.active_hex, self.cursor):
             note = " (active)" if game.active_hex in sheet.pools[i].hexes else ""
             lines += scores.pool_lines(self.state, game.map, sheet.pools[i], note)
-        return lines + panels.players(self.state, width, ascii=ascii)
+        return lines + panels.players(self.state, width, live=self.live_score(), ascii=ascii)
 
     def _score_view(self, width: int) -> list[Fragments]:
         result = self.result()
@@ -221,8 +229,12 @@ class GameView(Base):
     def rules(self) -> list[str]:
         return list(RULES)
 
+    def live_score(self) -> bool:
+        """Whether the live score is shown: with real-time score on, and in a replay."""
+        return self.state.settings.options.realtime_score or self.shell.replay is not None
+
     def scores_available(self) -> bool:
-        return self.state.finished or self.state.settings.options.realtime_score
+        return self.state.finished or self.live_score()
 
     def score_help(self) -> tuple[str, str]:
         return "score view: every pool and waddle (live with real-time score)", "score view"
@@ -235,6 +247,20 @@ class GameView(Base):
 
     def lobby_fields(self) -> list[Field]:
         return list(LOBBY_FIELDS)
+
+    def chapters(self, events: list) -> frozenset[str]:
+        ends = {"round" for e in events if isinstance(e, RoundEnded)}
+        return frozenset(ends | {"half" for e in events if isinstance(e, HalfEnded)})
+
+    def move_text(self, events: list) -> str:
+        first = events[0] if events else None
+        if isinstance(first, Placed):
+            return self.action_text(Place(first.hex, first.double))
+        return "scout" if isinstance(first, Scouted) else "?"
+
+    def action_text(self, action) -> str:
+        """``place 1,-2`` (``double 1,-2``), or ``scout``: as the board's cells are named."""
+        return str(action)
 
     # -- input -------------------------------------------------------------------------------
 
@@ -271,6 +297,15 @@ class GameView(Base):
             self.cursor = min(legal, key=lambda h: (distance(h, old) if old else 0, h)) if legal else None
         if self.double and (not state.my_turn or not self.game.doubles_left(state.label)):
             self.double = False
+        self._take_hint(legal)
+
+    def _take_hint(self, legal: frozenset[Hex]) -> None:
+        """A new hint on your turn puts the cursor (and the double toggle) on its placement,
+        so Enter plays it."""
+        hinted = self.shell.suggestion if self.state.my_turn else None
+        if hinted != self._hinted and isinstance(hinted, Place) and hinted.hex in legal:
+            self.cursor, self.double = hinted.hex, hinted.double
+        self._hinted = hinted
 
     # -- actions ------------------------------------------------------------------------------
 
