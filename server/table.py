@@ -476,7 +476,10 @@ class Table:
         peer.seat.ready = message.ready
         self.broadcast_lobby()
         if len(self.seats) == self.settings.players and all(s.ready for s in self.seats):
-            self.start()
+            try:
+                self.start()
+            except ValueError as exc:  # e.g. the map or deck file gone since the host began
+                self._reject(peer, "ready", "cannot_start", str(exc))
 
     def _say(self, peer: Peer, message: Say) -> None:
         if peer.seat is None and not peer.watching:

@@ -235,3 +235,23 @@ async def test_seat_order_seated_keeps_the_order_of_joining(autojump_clock):
     for seed in range(4):
         players, seats = await _opening_order(seed, "seated")
         assert players == seats == ["blue", "red", "yellow", "green"]
+
+
+async def test_a_table_that_cannot_start_when_all_are_ready_tells_the_last_one_ready(tmp_path, autojump_clock):
+    import json
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(MAP2.to_dict()))
+    async with hosting(config(prepared=None)) as (host, connect):
+        ada, bob = await connect(), await connect()
+        with trio.fail_after(10):
+            await ada.join("Ada")
+            await bob.join("Bob")
+            host.table.configure(hex_settings(2, map=FileMap(path=str(path))))
+            path.unlink()  # the host's map file is gone before the table starts
+            await ada.send(protocol.Ready(ready=True))
+            await bob.send(protocol.Ready(ready=True))
+            refused = await bob.expect(protocol.Rejected)
+            await bob.send(protocol.Say(text="still here"))  # the connection stays
+            assert (await ada.expect(protocol.Chat)).text == "still here"
+    assert refused.request == "ready" and refused.code == "cannot_start" and "tiny.json" in refused.message
+    assert host.table.phase == "lobby"
