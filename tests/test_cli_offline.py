@@ -242,3 +242,16 @@ def test_the_lobby_shows_a_host_map_path_without_escape_sequences():
     settings = Settings(options=HexOptions(map=FileMap(path="/m/\x1b]0;x\x07a\u202eb.toml")))
     shown = next(f for f in LOBBY_FIELDS if f.label == "Map").show(settings)
     assert shown == "/m/ab.toml"
+
+
+def test_hints_are_a_table_option_on_play_host_and_serve():
+    import argparse
+
+    from client.commands import serve
+
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    assert serve.settings_from(parser.parse_args([])).hints == "auto"
+    assert serve.settings_from(parser.parse_args(["--hints", "off"])).hints == "off"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--hints", "maybe"])

@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser,
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of the game at the table, the same on ``serve``, ``host`` and ``play``:
     the game and its own options (:func:`add_game_arguments`), ``--seed``, ``--turn-timer``,
-    ``--seat-order`` and ``--pace``."""
+    ``--seat-order``, ``--pace`` and ``--hints``."""
     add_game_arguments(parser)
     parser.add_argument("--seed", type=int,
                         help="seed of the game (the standard map, the shuffles), the opening "
@@ -69,6 +69,9 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pace", type=seconds, default=DEFAULT_PACE, metavar="SECONDS",
                         help="pause before each move of the host's bots, so people can follow "
                              f"and take back (default {DEFAULT_PACE:g})")
+    parser.add_argument("--hints", choices=("auto", "on", "off"), default="auto",
+                        help="whether players may ask the search bot for a hint (e): auto "
+                             "allows them only at a table with bots (default), on, off")
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,7 +125,7 @@ def settings_from(args: argparse.Namespace):
     ruleset = get_ruleset(args.game)
     options = game_options(args)
     settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
-                        seat_order=args.seat_order, options=options)
+                        seat_order=args.seat_order, hints=args.hints, options=options)
     ruleset.check_bots(settings.bots)
     ruleset.check_options(options, settings.players)
     return settings
