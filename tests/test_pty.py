@@ -222,6 +222,7 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
         for terminal in t.people:
             terminal.keys("qy")
         wait(t.people, lambda: all(p.proc.poll() is not None for p in t.people), "both quit")
+        assert "continue with: waddle host --resume" in ann.text() and "game-2.json" in ann.text()
     finally:
         for terminal in t.people:
             terminal.close()

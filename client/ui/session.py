@@ -88,7 +88,8 @@ class RemoteSession:
 
     async def _show_record(self) -> None:
         """Each time the host's game is over and saved, say where (a rematch is saved to
-        its own file: :meth:`server.table.Table.new_game`)."""
+        its own file: :meth:`server.table.Table.new_game`); forget it when the next game
+        starts."""
         try:
             while True:
                 await self.client.wait_for(lambda state: state.finished)
@@ -98,6 +99,8 @@ class RemoteSession:
                 self.state.changed()
                 number = self.state.game_number
                 await self.client.wait_for(lambda state, number=number: state.game_number != number)
+                self.record_path = None  # a rematch: quitting it says where it is saved and how it goes on
+                self.state.changed()
         except ClientError:
             return
 
