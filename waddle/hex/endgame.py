@@ -1,0 +1,81 @@
+"""Exact endgame: the max^n value of every action when few placements remain.
+
+In max^n each player, on their turn, takes the action whose final totals give them the
+highest reward (:func:`waddle.hex.rewards.rewards`); a tie goes to the action listed
+first by :meth:`Game.legal_actions`. The value of a position is the final totals (VP,
+seat order) that this play reaches. Positions met again by another order of actions
+are looked up, not searched again (:meth:`Game.key`).
+
+The cost grows about fivefold with each placement left on a 4-player standard map:
+a few milliseconds for 3, tens for 5, a second for 7.
+"""
+
+from __future__ import annotations
+
+from waddle.hex.actions import Action
+from waddle.hex.game import Game
+from waddle.hex.rewards import rewards
+
+
+def placements_left(game: Game) -> int:
+    """Tokens still to be placed until the end: the empty ice hexes, plus every ice hex
+    again while the first half of a mirror match goes on."""
+    left = len(game.empty_ice)
+    if game.mirror_match and game.half == 1:
+        left += len(game.map.ice)
+    return left
+
+
+def solve(game: Game) -> list[tuple[Action, tuple[int, ...]]]:
+    """Every legal action with the final totals (VP, seat order) max^n play reaches after
+    it, in :meth:`Game.legal_actions` order; ``game`` is unchanged.
+
+    Its cost is exponential in :func:`placements_left`: meant for the last few.
+
+    Raises:
+        ValueError: if the game is over.
+    """
+    if game.is_over:
+        raise ValueError("the game is over: nothing to solve")
+    return _Solver(game.copy()).root()
+
+
+class _Solver:
+    """One solve: the game it works on and the values found so far."""
+
+    __slots__ = ("game", "values", "rewards")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.values: dict[tuple, tuple[int, ...]] = {}
+        self.rewards: dict[tuple[int, ...], list[float]] = {}
+
+    def root(self) -> list[tuple[Action, tuple[int, ...]]]:
+        return [(action, self.after(action)) for action in self.game.legal_actions()]
+
+    def after(self, action: Action) -> tuple[int, ...]:
+        """The value of the position after ``action``."""
+        game = self.game
+        game.push(action)
+        value = self.value()
+        game.pop()
+        return value
+
+    def value(self) -> tuple[int, ...]:
+        game = self.game
+        if game.is_over:
+            return tuple(game.live_totals())
+        key = game.key()
+        found = self.values.get(key)
+        if found is None:
+            seat = game.current_seat
+            found = max((self.after(action) for action in game.legal_actions()),
+                        key=lambda totals: self.reward(totals)[seat])
+            self.values[key] = found
+        return found
+
+    def reward(self, totals: tuple[int, ...]) -> list[float]:
+        found = self.rewards.get(totals)
+        if found is None:
+            found = self.rewards[totals] = rewards(totals)
+        return found
