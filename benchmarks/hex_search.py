@@ -39,6 +39,7 @@ class Setup:
     iterations: int | None
     seed: int
     options: dict
+    search_budget: dict
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ def play_game(setup: Setup, number: int) -> Outcome:
     """Play game ``number`` of a run to the end."""
     seat = number % PLAYERS
     budget = {"seconds": setup.seconds, "iterations": setup.iterations}
-    bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s, **budget, **setup.options)
+    bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s,
+                     **{**budget, **setup.search_budget}, **setup.options)
             if s == seat else make_bot("uct", setup.seed * 100_000 + number * 10 + s, **budget)
             for s in range(PLAYERS)]
     game = Game(standard_map(PLAYERS, setup.seed * 1000 + number), COLOURS[:PLAYERS])
@@ -126,13 +128,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--solver", type=int, default=5,
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--reuse", action="store_true", help="search: keep the tree between moves")
+    parser.add_argument("--touching", type=int, default=0)
+    parser.add_argument("--redraw", type=float, default=0.0)
+    parser.add_argument("--prior", type=float, default=0.0)
+    parser.add_argument("--prune", type=int, default=0)
+    parser.add_argument("--search-seconds", type=float, default=None)
+    parser.add_argument("--double-damping", type=float, default=0.8)
+    parser.add_argument("--scout-damping", type=float, default=0.7)
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
-    options = {"exploration": args.exploration, "solver": args.solver, "reuse": args.reuse}
-    setup = Setup(args.seconds, args.iterations, args.seed, options)
+    options = {"exploration": args.exploration, "solver": args.solver, "reuse": args.reuse,
+               "touching": args.touching, "double_damping": args.double_damping,
+               "scout_damping": args.scout_damping, "redraw": args.redraw, "prior": args.prior, "prune": args.prune}
+    setup = Setup(args.seconds, args.iterations, args.seed, options,
+                  {} if args.search_seconds is None else {"seconds": args.search_seconds})
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)
     print(f"{args.games} games, budget per move: seconds={args.seconds} iterations={args.iterations}, "

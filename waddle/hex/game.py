@@ -316,7 +316,7 @@ class Game:
         return action
 
     def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
-                double_damping: float = 0.0) -> list[int]:
+                double_damping: float = 0.0, touching: int = 0, redraw: float = 0.0) -> list[int]:
         """Play random actions to the end on scratch state; return each player's final
         total (VP, seat order). The game is unchanged (the fast path for search).
 
@@ -348,9 +348,12 @@ class Game:
                     continue
                 i = int(random() * places)
             bit = bits[i // step]
+            if redraw and not t.ice_neighbours[bit.bit_length() - 1] & pieces[player] and random() < redraw:
+                bit = bits[int(random() * len(bits))]
             pieces[player] |= bit
             occupied |= bit
-            if i % step and random() >= double_damping:
+            if i % step and random() >= double_damping and (
+                    not touching or (t.ice_neighbours[bit.bit_length() - 1] & pieces[player]).bit_count() >= touching):
                 doubles |= bit
                 left[player] -= 1
             track.append(track.pop(0))

@@ -17,7 +17,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from waddle.hex.actions import Action
+from waddle.hex.actions import Action, Place
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game
@@ -79,6 +79,23 @@ class Analysis:
         return self.scores[self.player] - self.line(action).scores[self.player]
 
 
+MODE = __import__("os").environ.get("PRUNE_MODE", "")
+
+
+def merged(nb, mine, doubles, i):
+    group = 0
+    frontier = nb[i] & mine
+    while frontier:
+        group |= frontier
+        grow = 0
+        while frontier:
+            low = frontier & -frontier
+            grow |= nb[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grow & mine & ~group
+    return group.bit_count() + (group & doubles).bit_count() + 2
+
+
 class SearchBot:
     """Max^n Monte Carlo tree search with fast playouts and an exact endgame.
 
@@ -108,7 +125,10 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, solver: int = 5,
-                 reuse: bool = False) -> None:
+                 reuse: bool = False, touching: int = 0, double_damping: float = 0.8,
+                 scout_damping: float = 0.7, redraw: float = 0.0, prior: float = 0.0, prune: int = 0) -> None:
+        self.prior = prior
+        self.prune = prune
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -116,6 +136,7 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.reuse = reuse
+        self.damping = (scout_damping, double_damping, touching, redraw)
         self._kept: _Tree | None = None
         self.last_iterations = 0
 
@@ -153,8 +174,8 @@ class SearchBot:
         if kept is not None:
             root = kept.descendant(game)
             if root is not None:
-                return _Tree(game, self._rng, self.exploration, root)
-        return _Tree(game, self._rng, self.exploration)
+                return _Tree(game, self._rng, self.exploration, self.damping, root, self.prior, self.prune)
+        return _Tree(game, self._rng, self.exploration, self.damping, None, self.prior, self.prune)
 
 
 def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None = None,
@@ -187,14 +208,15 @@ class _Node:
     the ``visits`` iterations through the node.
     """
 
-    __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores")
+    __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores", "bias")
 
     def __init__(self, action: Action | None, mover: int, untried: list[Action],
                  players: int) -> None:
+        self.bias = 0.0
         self.action = action
         self.mover = mover
         self.children: list[_Node] = []
-        self.untried = untried          # legal actions not expanded yet
+        self.untried = untried          # legal actions not expanded yet (drawn at random)
         self.visits = 0
         self.reward = 0.0
         self.scores = [0.0] * players
@@ -204,10 +226,23 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "root", "moves")
+    __slots__ = ("game", "rng", "exploration", "root", "moves", "damping", "prior", "biases", "prune", "me")
 
-    def __init__(self, game: Game, rng: random.Random, exploration: float,
-                 root: _Node | None = None) -> None:
+    def __init__(self, game: Game, rng: random.Random, exploration: float, damping,
+                 root: _Node | None = None, prior: float = 0.0, prune: int = 0) -> None:
+        self.prune = prune
+        self.me = game.current_seat
+        self.damping = damping
+        self.prior = prior
+        if prior:
+            seat = game.current_seat
+            live = {}
+            for action in game.legal_actions():
+                game.push(action)
+                live[action] = rewards(game.live_totals())[seat]
+                game.pop()
+            top = max(live.values())
+            self.biases = {a: v - top for a, v in live.items()}
         self.game = game.copy()
         self.rng = rng
         self.exploration = exploration
@@ -215,9 +250,35 @@ class _Tree:
         self.moves = game.moves
 
     def _node(self, action: Action | None, mover: int) -> _Node:
-        untried = list(self.game.legal_actions())
-        self.rng.shuffle(untried)
-        return _Node(action, mover, untried, len(self.game.players))
+        actions = list(self.game.legal_actions())
+        if self.prune:
+            g = self.game
+            if g._pos >= 0 and (self.prune > 0 or g.current_seat == self.me):
+                t = g._t
+                mine = g._pieces[g._tracks[g._at][0]]
+                nb = t.ice_neighbours
+                fished = 0
+                if "pools" in MODE:
+                    n = len(t.ice)
+                    for mask, fish in t.pools:
+                        if fish:
+                            fished |= mask & ((1 << n) - 1)
+                if "merge" in MODE:
+                    release = placements_left(g) <= len(g.players) * (g._doubles_left[g.current_seat] + 1)
+                    keep = [a for a in actions if not (a.__class__ is Place and a.double) or release
+                            or merged(nb, mine, g._doubles, t.index[a.hex]) >= abs(self.prune)]
+                else:
+                    keep = [a for a in actions if not (a.__class__ is Place and a.double)
+                        or (nb[t.index[a.hex]] & mine).bit_count() >= abs(self.prune)
+                        or t.bits[a.hex] & fished]
+                if "singles" in MODE:
+                    touching = [a for a in keep if a.__class__ is Place and not a.double
+                                and nb[t.index[a.hex]] & mine]
+                    if touching:
+                        keep = [a for a in keep if a.__class__ is not Place or a.double
+                                or nb[t.index[a.hex]] & mine]
+                actions = keep
+        return _Node(action, mover, actions, len(self.game.players))
 
     def descendant(self, game: Game) -> _Node | None:
         """The node of ``game``'s position if ``game`` continues this tree's game, else ``None``."""
@@ -236,7 +297,7 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = game.playout(self.rng.random, SearchBot.SCOUT_DAMPING, SearchBot.DOUBLE_DAMPING)
+        totals = game.playout(self.rng.random, *self.damping)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
@@ -251,9 +312,12 @@ class _Tree:
             path.append(node)
         if node.untried:
             mover = game.current_seat
-            action = node.untried.pop()
+            untried = node.untried
+            action = untried.pop(int(self.rng.random() * len(untried)))
             game.push(action)
             child = self._node(action, mover)
+            if node is self.root and self.prior:
+                child.bias = self.prior * self.biases[action]
             node.children.append(child)
             path.append(child)
         return path
@@ -264,7 +328,7 @@ class _Tree:
         best, best_value = node.children[0], -math.inf
         for child in node.children:
             visits = child.visits
-            value = child.reward / visits + spread / math.sqrt(visits)
+            value = (child.reward + child.bias) / visits + spread / math.sqrt(visits)
             if value > best_value:
                 best, best_value = child, value
         return best
