@@ -9,10 +9,12 @@ over the best other player (VP), and both bots' iterations per second of thinkin
 Chance is 25 %.
 
 The ``search`` options are flags, so each lever can be measured on its own:
-``--solver 0`` turns the exact endgame off, ``--reuse`` keeps the tree between moves.
+``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
+doubles; both off leaves the fast playouts. ``--search-seconds`` gives the ``search``
+bot a budget of its own (to calibrate what more time is worth).
 
 Run: ``python -m benchmarks.hex_search [--games N] [--seconds S | --iterations I]
-[--seed K] [--jobs J] [search options]``; ``--games 1 --iterations 5`` is the smallest run.
+[--seed K] [--jobs J] [search options]`` from the repository's root; ``--games 1 --iterations 5`` is the smallest run.
 """
 
 from __future__ import annotations
@@ -33,13 +35,14 @@ PLAYERS = 4
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a run shares: the budget per move and the ``search`` options."""
+    """What every game of a run shares: the budget per move (``search_seconds``, if
+    given, replaces ``seconds`` for the ``search`` bot), the seed, the ``search`` options."""
 
     seconds: float | None
     iterations: int | None
     seed: int
     options: dict
-    search_budget: dict
+    search_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,8 @@ def play_game(setup: Setup, number: int) -> Outcome:
     """Play game ``number`` of a run to the end."""
     seat = number % PLAYERS
     budget = {"seconds": setup.seconds, "iterations": setup.iterations}
-    bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s,
-                     **{**budget, **setup.search_budget}, **setup.options)
+    searching = {**budget, "seconds": setup.search_seconds or setup.seconds, **setup.options}
+    bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s, **searching)
             if s == seat else make_bot("uct", setup.seed * 100_000 + number * 10 + s, **budget)
             for s in range(PLAYERS)]
     game = Game(standard_map(PLAYERS, setup.seed * 1000 + number), COLOURS[:PLAYERS])
@@ -127,28 +130,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exploration", type=float, default=0.7, help="search: UCB1 constant")
     parser.add_argument("--solver", type=int, default=5,
                         help="search: exact endgame from this many placements left (0: off)")
-    parser.add_argument("--reuse", action="store_true", help="search: keep the tree between moves")
-    parser.add_argument("--touching", type=int, default=0)
-    parser.add_argument("--redraw", type=float, default=0.0)
-    parser.add_argument("--prior", type=float, default=0.0)
-    parser.add_argument("--prune", type=int, default=0)
-    parser.add_argument("--search-seconds", type=float, default=None)
-    parser.add_argument("--double-damping", type=float, default=0.8)
-    parser.add_argument("--scout-damping", type=float, default=0.7)
+    parser.add_argument("--no-touching", dest="touching", action="store_false",
+                        help="search: no touching rule for doubles")
+    parser.add_argument("--search-seconds", type=float, default=None,
+                        help="calibration: a different time budget for the search bot")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
-    options = {"exploration": args.exploration, "solver": args.solver, "reuse": args.reuse,
-               "touching": args.touching, "double_damping": args.double_damping,
-               "scout_damping": args.scout_damping, "redraw": args.redraw, "prior": args.prior, "prune": args.prune}
-    setup = Setup(args.seconds, args.iterations, args.seed, options,
-                  {} if args.search_seconds is None else {"seconds": args.search_seconds})
+    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching}
+    setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)
-    print(f"{args.games} games, budget per move: seconds={args.seconds} iterations={args.iterations}, "
-          f"seed {args.seed}, search options {options}")
+    searching = "" if args.search_seconds is None else f" (search: {args.search_seconds} s)"
+    print(f"{args.games} games, budget per move: seconds={args.seconds}{searching} "
+          f"iterations={args.iterations}, seed {args.seed}, search options {options}")
     print(report(outcomes))
     print(f"{time.perf_counter() - start:.0f} s on {args.jobs} processes; load average "
           f"{load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")

@@ -28,7 +28,7 @@ def test_the_smallest_run_prints_the_win_rate_its_interval_and_both_speeds(bench
 
 
 def test_a_game_reports_the_search_seat_from_the_final_totals(bench):
-    setup = bench.Setup(None, 5, 2, {"solver": 0}, {})
+    setup = bench.Setup(None, 5, 2, {"solver": 0})
     outcome = bench.play_game(setup, 3)
     assert outcome.share in (0, 1 / 4, 1 / 3, 1 / 2, 1)
     assert (outcome.share == 1) == (outcome.margin > 0)

@@ -37,7 +37,7 @@ def random_position(seed: int, left: int, players: int = 2, mirror_match: bool =
     return game
 
 
-def pushed_playout(game: Game, random, scout_damping, double_damping) -> list[int]:
+def pushed_playout(game: Game, random, scout_damping, double_damping, touching) -> list[int]:
     """The reference playout: the draws ``Game.playout`` documents, through ``push``."""
     game = game.copy()
     while not game.is_over:
@@ -46,13 +46,14 @@ def pushed_playout(game: Game, random, scout_damping, double_damping) -> list[in
         if actions[i] == actions[-1] and not isinstance(actions[i], Place) and random() < scout_damping:
             i = int(random() * (len(actions) - 1))
         action = actions[i]
-        if isinstance(action, Place) and action.double and random() < double_damping:
+        if isinstance(action, Place) and action.double and (
+                random() < double_damping or touching and not game.touches_own(action.hex)):
             action = actions[i - 1]
         game.push(action)
     return game.live_totals()
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(48))
 def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
     players, mirror = 2 + seed % 4, seed % 3 == 0
     game = Game(standard_map(players, seed), COLOURS[:players], mirror_match=mirror)
@@ -60,11 +61,19 @@ def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
     for _ in range(seed * 3):
         if not game.is_over:
             game.push(rng.choice(game.legal_actions()))
-    damping = (0.7, 0.8) if seed % 2 else (0.0, 0.0)
+    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
     before = to_record(game)
-    assert game.playout(random.Random(seed).random, *damping) == \
-        pushed_playout(game, random.Random(seed).random, *damping)
+    assert game.playout(random.Random(seed).random, *policy) == \
+        pushed_playout(game, random.Random(seed).random, *policy)
     assert to_record(game) == before
+
+
+def test_touches_own_looks_at_the_current_players_tokens():
+    game = played(["place -1,0", "place 1,-1"])
+    assert game.current_player == "red"
+    assert game.touches_own((-1, 1)) and game.touches_own((0, -1))
+    assert not game.touches_own((0, 1)) and not game.touches_own((2, 0))
+    assert game.touches_own((1, 0)) is False        # next to blue's 1,-1 only
 
 
 def test_the_key_is_the_position_not_the_order_of_moves():
@@ -149,7 +158,7 @@ def completions(game: Game) -> list[list[int]]:
 def test_expected_scores_lie_within_the_scores_each_action_can_end_with(seed):
     game = random_position(seed, 2, players=3)
     before = to_record(game)
-    report = analyse(game, seconds=None, iterations=300, seed=seed, solver=0)
+    report = analyse(game, seconds=None, iterations=300, seed=seed, solver=0, touching=False)
     assert to_record(game) == before and not report.exact and report.iterations == 300
     assert sum(line.visits for line in report.lines) == 300
     assert {line.action for line in report.lines} == set(game.legal_actions())
@@ -185,12 +194,15 @@ def test_analysis_lines_and_losses():
         report.line(Place((4, 0)))
 
 
-def test_a_kept_tree_carries_over_to_the_next_move():
-    game = Game(TWO_ISLES, ["red", "blue", "yellow"])
-    bot = SearchBot(4, seconds=None, iterations=200, reuse=True)
-    game.apply(bot.choose(game))    # the bot's choice is in its tree: the tree carries over
-    report = bot.analyse(game)
-    assert report.iterations == 200 and sum(line.visits for line in report.lines) > 200
+@pytest.mark.parametrize("touching", [True, False])
+def test_the_touching_rule_searches_doubles_next_to_own_tokens_only(touching):
+    game = played(["place -1,0", "place 1,-1"])
+    report = analyse(game, seconds=None, iterations=200, seed=1, solver=0, touching=touching)
+    doubles = {line.action.hex for line in report.lines
+               if isinstance(line.action, Place) and line.action.double}
+    everywhere = {a.hex for a in game.legal_actions() if isinstance(a, Place) and a.double}
+    assert doubles == ({h for h in everywhere if game.touches_own(h)} if touching else everywhere)
+    assert len(report.lines) == len(game.legal_actions()) - len(everywhere - doubles)
 
 
 def test_bad_search_options_are_refused():

@@ -207,6 +207,12 @@ class Game:
                 f"{player} has no doubles left ({DOUBLES} per player"
                 f"{' per half' if self.mirror_match else ''})")
 
+    def touches_own(self, hex: Hex) -> bool:
+        """Whether ice ``hex`` is next to a token of the current player (``False`` when
+        the game is over)."""
+        player = self.current_seat
+        return player is not None and bool(self._t.ice_neighbours[self._t.index[hex]] & self._pieces[player])
+
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
         try:
@@ -316,14 +322,15 @@ class Game:
         return action
 
     def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
-                double_damping: float = 0.0, touching: int = 0, redraw: float = 0.0) -> list[int]:
+                double_damping: float = 0.0, touching: bool = False) -> list[int]:
         """Play random actions to the end on scratch state; return each player's final
         total (VP, seat order). The game is unchanged (the fast path for search).
 
         Each action is drawn uniformly from :meth:`legal_actions` with ``random()`` (floats
         in ``[0, 1)``), except that a drawn scout is redrawn among the places with
         probability ``scout_damping``, and a drawn double becomes the single on its hex
-        with probability ``double_damping``. The draws are the same as playing
+        with probability ``double_damping``, and always when ``touching`` and the hex is
+        next to none of the player's own tokens. The draws are the same as playing
         ``actions[int(random() * len(actions))]`` (and the redraws, in that order) with
         :meth:`push`, so both give the same game for the same ``random``.
         """
@@ -332,7 +339,7 @@ class Game:
         left, tracks = list(self._doubles_left), [list(self._tracks[0]), list(self._tracks[1])]
         at, scouted, pos, half, shore = self._at, self._scouted, self._pos, self._half, self._shore
         earlier = [totals(t, p, d) for p, d, *_ in self._boards]
-        split, shores = t.split, t.shore
+        split, shores, neighbours = t.split, t.shore, t.ice_neighbours
         while pos >= 0:
             track = tracks[at]
             player = track[0]
@@ -348,14 +355,12 @@ class Game:
                     continue
                 i = int(random() * places)
             bit = bits[i // step]
-            if redraw and not t.ice_neighbours[bit.bit_length() - 1] & pieces[player] and random() < redraw:
-                bit = bits[int(random() * len(bits))]
-            pieces[player] |= bit
-            occupied |= bit
             if i % step and random() >= double_damping and (
-                    not touching or (t.ice_neighbours[bit.bit_length() - 1] & pieces[player]).bit_count() >= touching):
+                    not touching or neighbours[bit.bit_length() - 1] & pieces[player]):
                 doubles |= bit
                 left[player] -= 1
+            pieces[player] |= bit
+            occupied |= bit
             track.append(track.pop(0))
             if shore & ~occupied:
                 continue
