@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 
 from waddle import COLOURS, Game
-from waddle.hex.bots import BOTS, make_bot
+from waddle.hex.bots import BOTS, SEARCHES, make_bot
 from waddle.hex.tiles import standard_map
 
 
@@ -53,7 +53,7 @@ def run_tournament(kinds: list[str], games: int, seed: int = 0, *,
     n = len(kinds)
     if not 2 <= n <= 5:
         raise ValueError(f"a tournament table seats 2 to 5 bots, not {n}")
-    options = {"search": {"seconds": seconds, "iterations": iterations}}
+    options = dict.fromkeys(SEARCHES, {"seconds": seconds, "iterations": iterations})
     standings = [Standing(f"{kind}#{i + 1}") for i, kind in enumerate(kinds)]
     for g in range(games):
         entrants = [(g + s) % n for s in range(n)]       # seat s -> entry number
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(standings))
     budget = " and ".join(b for b in (args.seconds and f"{args.seconds} s",
                                       args.iterations and f"{args.iterations} iterations") if b)
-    search = f", search budget {budget} per move" if "search" in args.bots else ""
+    search = f", search budget {budget} per move" if set(SEARCHES) & set(args.bots) else ""
     print(f"{args.games} games, {len(args.bots)} players{search}, "
           f"{time.perf_counter() - start:.1f} s")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from waddle import SCOUT, Game, Map, Place, Water, parse_action
-from waddle.hex.bots import BOTS, GreedyBot, SearchBot, make_bot
+from waddle.hex.bots import BOTS, SEARCHES, GreedyBot, SearchBot, make_bot
 from waddle.hex.hexgrid import neighbours
 from waddle.hex.record import to_record
 
@@ -19,9 +19,6 @@ TWO_ISLES = Map(
 
 def fresh(players=("red", "blue", "yellow", "green")) -> Game:
     return Game(TWO_ISLES, list(players))
-
-
-SEARCHES = ("search", "uct")
 
 
 def fast_options(kind: str, iterations: int = 30) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -203,6 +204,20 @@ def test_the_touching_rule_searches_doubles_next_to_own_tokens_only(touching):
     everywhere = {a.hex for a in game.legal_actions() if isinstance(a, Place) and a.double}
     assert doubles == ({h for h in everywhere if game.touches_own(h)} if touching else everywhere)
     assert len(report.lines) == len(game.legal_actions()) - len(everywhere - doubles)
+
+
+def test_a_solve_past_its_deadline_stops():
+    game = random_position(2, 6, players=3)
+    with pytest.raises(TimeoutError, match="deadline"):
+        solve(game, deadline=time.perf_counter() - 1)
+
+
+def test_an_endgame_too_slow_for_the_budget_gives_way_to_the_search(monkeypatch):
+    ticks = iter(range(0, 10**6, 10))  # every clock reading is 10 s past the last
+    monkeypatch.setattr("time.perf_counter", lambda: next(ticks))
+    game = random_position(2, 6, players=3)
+    report = SearchBot(1, seconds=25, solver=6).analyse(game)
+    assert not report.exact and report.iterations == 1 and report.best in game.legal_actions()
 
 
 def test_bad_search_options_are_refused():

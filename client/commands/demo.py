@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players, 2 to 5 (default 4)")
     parser.add_argument("--seed", type=int, help="seed for the map and the bots (default: random)")
     parser.add_argument("--bots", nargs="+", metavar="KIND",
-                        help="bot kinds by seat: random, greedy or search (repeated to fill "
+                        help="bot kinds by seat: random, greedy, search or uct (repeated to fill "
                              "the seats; default: search greedy greedy random greedy)")
     parser.add_argument("--json", action="store_true",
                         help="print only the result as JSON (as waddle replay --json, plus record)")
@@ -98,7 +98,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     from client.core import ClientError, connect
     from protocol import Settings, StandardMap
     from server.host import Host, ServerConfig
-    from waddle.hex.bots import make_bot
+    from waddle.hex.bots import SEARCHES, make_bot
     from waddle.hex.record import to_record
 
     settings = Settings(players=len(kinds), map=StandardMap(seed=seed))
@@ -108,7 +108,7 @@ async def play_demo(kinds: list[str], seed: int, seconds: float, pace: float, ve
     stop = trio.CancelScope()
 
     async def seat(i: int, kind: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        options = {"seconds": seconds} if kind == "search" else {}
+        options = {"seconds": seconds} if kind in SEARCHES else {}
         bot = make_bot(kind, seed * 10 + i, **options)
         seated = False
         try:

@@ -203,6 +203,9 @@ class UctBot:
 
 
 
+#: The built-in kinds that search and so take ``seconds`` and ``iterations`` budgets.
+SEARCHES = ("search", "uct")
+
 #: Built-in bots by name: ``BOTS[name](seed=...)``.
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot,
                          "uct": UctBot}

@@ -32,9 +32,15 @@ class Budget:
         self.seconds = seconds
         self.iterations = iterations
 
-    def run(self, step: Callable[[], object]) -> int:
-        """Call ``step`` at least once, then until either limit is reached; return the count."""
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+    def deadline(self, start: float, share: float = 1.0) -> float | None:
+        """When ``share`` of the time of a move begun at ``start`` (:func:`time.perf_counter`)
+        is spent, or ``None`` without a time limit."""
+        return None if self.seconds is None else start + share * self.seconds
+
+    def run(self, step: Callable[[], object], start: float | None = None) -> int:
+        """Call ``step`` at least once, then until either limit is reached; return the
+        count. The time limit counts from ``start`` (default: now)."""
+        deadline = self.deadline(time.perf_counter() if start is None else start)
         step()
         done = 1
         while self.iterations is None or done < self.iterations:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass
 
 from waddle.hex.actions import Action, Place
@@ -97,8 +98,9 @@ class SearchBot:
             ``seconds=None`` the bot is deterministic for a given seed.
         exploration: the UCB1 exploration constant (rewards are in ``[0, 1]``).
         solver: solve the endgame exactly once at most this many placements are
-            left (:func:`waddle.hex.endgame.placements_left`; 0: never), whatever the
-            budget: up to about 60 ms on a 4-player standard map at the default 5.
+            left (:func:`waddle.hex.endgame.placements_left`; 0: never); a solve that
+            outlasts half the time budget (``SOLVER_SHARE``) gives way to the search
+            for the time left. With an iteration budget only, it always finishes.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
 
@@ -113,6 +115,8 @@ class SearchBot:
     SCOUT_DAMPING = 0.7
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
+    #: The share of the time budget an exact endgame may take before it gives way.
+    SOLVER_SHARE = 0.5
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, solver: int = 5,
@@ -146,11 +150,17 @@ class SearchBot:
         """
         if game.is_over:
             raise ValueError("the game is over: nothing to analyse")
+        start = time.perf_counter()
         if placements_left(game) <= self.solver:
-            self.last_iterations = 0
-            return _exact(game)
+            try:
+                analysis = _exact(game, self._budget.deadline(start, self.SOLVER_SHARE))
+            except TimeoutError:
+                pass                    # too slow: search for what is left of the budget
+            else:
+                self.last_iterations = 0
+                return analysis
         tree = _Tree(game, self._rng, self.exploration, self.touching)
-        self.last_iterations = self._budget.run(tree.iterate)
+        self.last_iterations = self._budget.run(tree.iterate, start)
         return tree.analysis(self.last_iterations)
 
 
@@ -164,11 +174,15 @@ def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None =
     return SearchBot(seed, seconds=seconds, iterations=iterations, **options).analyse(game)
 
 
-def _exact(game: Game) -> Analysis:
-    """The analysis of ``game`` by the exact endgame."""
+def _exact(game: Game, deadline: float | None) -> Analysis:
+    """The analysis of ``game`` by the exact endgame.
+
+    Raises:
+        TimeoutError: past ``deadline`` (:func:`waddle.hex.endgame.solve`).
+    """
     seat = game.current_seat
     lines = [Line(action, 0, rewards(totals)[seat], _by_colour(game, totals))
-             for action, totals in solve(game)]
+             for action, totals in solve(game, deadline)]
     lines.sort(key=lambda line: -line.reward)      # stable: ties keep the legal order
     return Analysis(game.current_player, lines[0].action, lines[0].scores, tuple(lines), 0, True)
 
