@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: the number of cores)")
     parser.add_argument("--exploration", type=float, default=0.7, help="search: UCB1 constant")
-    parser.add_argument("--solver", type=int, default=5,
+    parser.add_argument("--solver", type=int, default=4,
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")

@@ -7,7 +7,7 @@ seat order) that this play reaches. Positions met again by another order of acti
 are looked up, not searched again (:meth:`Game.key`).
 
 The cost grows about fourfold with each placement left on a 4-player standard map
-(typically 5 ms for 3 placements left, 20 ms for 4, 90 ms for 5, 0.3 s for 6), so a
+(typically 5 ms for 3 placements left, 20 ms for 4, 80 ms for 5, 0.3 s for 6), so a
 solve can be given a deadline.
 """
 
@@ -71,20 +71,24 @@ class _Solver:
         return value
 
     def value(self) -> tuple[int, ...]:
-        game = self.game
-        if game.is_over:
-            return tuple(game.live_totals())
-        key = game.key()
+        """The value of the game's position (looked up, or found and remembered)."""
+        key = self.game.key()
         found = self.values.get(key)
         if found is None:
-            seat = game.current_seat
-            found = max((self.after(action) for action in game.legal_actions()),
-                        key=lambda totals: self.reward(totals)[seat])
-            self.values[key] = found
+            found = self.values[key] = self.search()
             if self.deadline is not None and not len(self.values) % self.CHECK_EVERY \
                     and time.perf_counter() > self.deadline:
                 raise TimeoutError("the endgame took longer than its deadline")
         return found
+
+    def search(self) -> tuple[int, ...]:
+        """The value of the game's position, from its final score or its actions' values."""
+        game = self.game
+        if game.is_over:
+            return tuple(game.live_totals())
+        seat = game.current_seat
+        return max((self.after(action) for action in game.legal_actions()),
+                   key=lambda totals: self.reward(totals)[seat])
 
     def reward(self, totals: tuple[int, ...]) -> list[float]:
         found = self.rewards.get(totals)
