@@ -13,8 +13,9 @@ an action) and then scores them, and prints games per second for:
 Same-run baseline: ``bare``, the bare Python loop drawing the same number of
 ``random.choice`` from a fixed 7-item tuple, per game: the floor any engine pays here.
 
-Run: ``python benchmarks/engine.py [--seconds S] [--seeds N]``. Target (issue 2):
-at least 10,000 random 4-player games per second.
+Run: ``python benchmarks/engine.py [--seconds S] [--seeds N]``; ``--smoke`` is the
+smallest setting (one seed, a few milliseconds a measure: that it runs, not a figure).
+Target (issue 2): at least 10,000 random 4-player games per second.
 """
 
 from __future__ import annotations
@@ -82,7 +83,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     parser.add_argument("--seeds", type=int, default=3, help="map seeds per player count")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest setting: one seed, 0.02 s a measure (checks it runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.seconds, args.seeds = 0.02, 1
+    samples = 5 if args.smoke else 200
     print(f"{'players':>7} {'seed':>4} {'ice':>4} {'actions':>7} {'score/s':>8} "
           f"{'us/action':>9} {'result/s':>8} {'apply/s':>8} {'bare us/game':>12}")
     for n in (2, 4, 5):
@@ -90,7 +96,7 @@ def main() -> None:
         for seed in range(1, args.seeds + 1):
             map = standard_map(n, seed)
             rng = random.Random(seed)
-            actions = sum(len(play(map, players, rng)) for _ in range(200)) / 200
+            actions = sum(len(play(map, players, rng)) for _ in range(samples)) / samples
             score = rate(partial(score_games, map, players, rng), args.seconds)
             result = rate(partial(result_games, map, players, rng), args.seconds)
             checked = rate(partial(apply_games, map, players, rng), args.seconds / 2)

@@ -13,8 +13,9 @@ The ``search`` options are flags, so each lever can be measured on its own:
 doubles; both off leaves the fast playouts. ``--search-seconds`` gives the ``search``
 bot a budget of its own (to calibrate what more time is worth).
 
-Run: ``python -m benchmarks.hex_search [--games N] [--seconds S | --iterations I]
-[--seed K] [--jobs J] [search options]`` from the repository's root; ``--games 1 --iterations 5`` is the smallest run.
+Run: ``PYTHONPATH=. python benchmarks/hex_search.py [--games N] [--seconds S | --iterations I]
+[--seed K] [--jobs J] [search options]`` from the repository's root; ``--smoke`` is the
+smallest run (one game at 5 iterations a move: that it runs, not a figure).
 """
 
 from __future__ import annotations
@@ -125,8 +126,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="time budget per move (default 0.1, or none with --iterations)")
     parser.add_argument("--iterations", type=int, default=None, help="iteration budget per move")
     parser.add_argument("--seed", type=int, default=1, help="seed of maps and bots (default 1)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: the number of cores)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="worker processes (default: 2, or 1 on one core)")
     parser.add_argument("--exploration", type=float, default=0.7, help="search: UCB1 constant")
     parser.add_argument("--solver", type=int, default=4,
                         help="search: exact endgame from this many placements left (0: off)")
@@ -134,7 +135,11 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest setting: one game at 5 iterations a move, one process")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.games, args.seconds, args.iterations, args.jobs = 1, None, 5, 1
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:

@@ -18,6 +18,7 @@ The host process tunes its garbage collector as ``waddle serve`` does
 connections are set up and the games started, so the collector's full passes skip them.
 
 Run: ``python benchmarks/server.py`` (about 6 minutes); ``--quick`` for a short run;
+``--smoke`` for the smallest (a few seconds: that it runs, not a figure);
 ``--tables 50 100`` to choose N.
 """
 
@@ -38,12 +39,13 @@ import trio
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+
 import protocol  # noqa: E402
-from protocol.actions import from_engine, to_engine  # noqa: E402
 from protocol.framing import FramedStream, ProtocolError  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
 from server.tuning import tune_gc  # noqa: E402
-from waddle.hex.record import from_record  # noqa: E402
+from waddle.hex.actions import Place  # noqa: E402
+from waddle.hex.ruleset import RULESET as HEX  # noqa: E402
 
 #: ``gc.freeze()`` once the games started (host) and the clients connected: ``--freeze``.
 FREEZE = "--freeze" in sys.argv or os.environ.get("WADDLE_BENCH_FREEZE") == "1"
@@ -74,9 +76,9 @@ class BotClient:
                  samples: list[float], gate: trio.Semaphore | None = None) -> None:
         self.port, self.name, self.think, self.rng, self.samples = port, name, think, rng, samples
         self.gate = gate  # if given, every act waits for one of its permits
-        self.game = None
+        self.view = None
         self.version = 0
-        self.colour = self.token = None
+        self.label = self.token = None
         self.sent: dict[int, float] = {}
         self.finished = False
         self.lock = trio.Lock()
@@ -103,18 +105,20 @@ class BotClient:
 
     def handle(self, message, framed, nursery) -> None:
         now = time.perf_counter()
-        if isinstance(message, protocol.Seated):
-            self.colour, self.token = message.colour, message.token
+        if isinstance(message, protocol.Welcome):
+            framed.receives(protocol.server_message(HEX))
+        elif isinstance(message, protocol.Seated):
+            self.label, self.token = message.label, message.token
         elif isinstance(message, protocol.Started):
-            self.game, self.version = from_record(message.record), message.version
+            self.view, self.version = HEX.follow(message.view, self.label), message.version
             self.maybe_act(framed, nursery)
         elif isinstance(message, protocol.Played):
             sent = self.sent.pop(message.version, None)
             if sent is not None:
                 self.samples.append(now - sent)
-            self.game.apply(to_engine(message.action))
+            self.view.apply(message.events)
             self.version = message.version
-            self.finished = self.game.is_over
+            self.finished = self.view.is_over
             self.maybe_act(framed, nursery)
         elif isinstance(message, protocol.Ping):
             nursery.start_soon(self.send, framed, protocol.Pong(nonce=message.nonce))
@@ -122,7 +126,7 @@ class BotClient:
             raise RuntimeError(f"{self.name}: {message}")
 
     def maybe_act(self, framed, nursery) -> None:
-        if not self.game.is_over and self.game.current_player == self.colour:
+        if not self.view.is_over and self.view.audience in self.view.to_act():
             nursery.start_soon(self.act, framed, self.version)
 
     async def act(self, framed, version: int) -> None:
@@ -130,7 +134,7 @@ class BotClient:
         if self.gate is not None:
             await self.gate.acquire()
         self.ids += 1
-        action = from_engine(self.rng.choice(self.game.legal_actions()))
+        action = self.rng.choice(self.view.legal_actions())
         self.sent[version + 1] = time.perf_counter()
         await self.send(framed, protocol.Act(id=str(self.ids), version=version, token=self.token,
                                              action=action))
@@ -158,7 +162,7 @@ async def echo_server(tables: int, players: int) -> None:
 async def round_trips(echo_port: int, ports: list[int], count: int, batch: int = 50):
     """Echo and action round trips, interleaved in batches so both meet the same conditions."""
     frame = protocol.encode(protocol.Act(id="123", version=17, token="x" * 32,
-                                         action=protocol.PlaceAction(hex=(1, -2))))
+                                         action=Place((1, -2))))
     echo: list[float] = []
     action: list[float] = []
     gate = trio.Semaphore(0)
@@ -232,7 +236,7 @@ async def host_process(tables: int, players: int) -> None:
         hosts = [Host(ServerConfig(settings=protocol.Settings(players=players), seed=i))
                  for i in range(tables)]
         ports = [await nursery.start(host.run) for host in hosts]
-        while not all(host.table.map_ready for host in hosts):  # maps are made while lobbies fill
+        while not all(host.table.is_prepared for host in hosts):  # maps are made while lobbies fill
             await trio.sleep(0.1)
         if not DEFAULT_GC:
             tune_gc()  # as waddle serve does once its table is set up
@@ -300,7 +304,7 @@ async def load(ports: list[int], warmup: float, window: float) -> dict:
         nursery.cancel_scope.cancel()
     return {"samples": measured, "elapsed": elapsed, "cpu": cpu, "lag_p99": percentile(lags, 99),
             "lag_max": max(lags),
-            "playing": sum(1 for c in clients if c.game is not None) // 4}
+            "playing": sum(1 for c in clients if c.view is not None) // 4}
 
 
 def capacity(counts: list[int], warmup: float, window: float) -> None:
@@ -338,6 +342,8 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest setting: 50 round trips, 2 tables for a second (checks it runs)")
     parser.add_argument("--freeze", action="store_true",
                         help="gc.freeze() again once the games started (see above)")
     parser.add_argument("--default-gc", action="store_true",
@@ -349,6 +355,10 @@ def main() -> None:
     if args.host_process or args.echo_process:
         trio.run(host_process if args.host_process else echo_server,
                  *(args.host_process or args.echo_process))
+        return
+    if args.smoke:
+        round_trip(50)
+        capacity(args.tables or [2], warmup=1.0, window=0.5)
         return
     round_trip(500 if args.quick else 3000)
     counts = args.tables or ([50, 200] if args.quick else [100, 250, 500, 750])

@@ -1,8 +1,9 @@
-"""A headless bot client: a :class:`waddle.hex.bots.Bot` playing one seat through a
+"""A headless bot client: a :class:`waddle.ruleset.Bot` playing one seat through a
 :class:`client.core.Client` until the game ends.
 
-The bot thinks on a copy of the replica in a worker thread, so the connection's
-heartbeats and the other clients in the same process keep running meanwhile.
+The bot thinks on a private copy of what its seat knows (:meth:`waddle.ruleset.View.position`)
+in a worker thread, so the connection's heartbeats and the other clients in the same
+process keep running meanwhile.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import trio
 
 from client.core import ActionRejected, Client, ClientError
 from client.state import TableState
-from protocol import Rejected
-from waddle.hex.bots import Bot
+from protocol import Continue, Rejected
+from waddle.ruleset import Bot
 
 
 async def start_when_full(client: Client, on_refused: Callable[[Rejected], None] | None = None) -> None:
@@ -57,7 +58,8 @@ async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.
                on_rejected: Callable[[ActionRejected], None] | None = None) -> None:
     """Say ready (unless ``ready=False``) and play ``client``'s seat with ``bot`` to the game's end.
 
-    ``pace``: seconds to wait before each move (so people can watch).
+    ``pace``: seconds to wait before each move (so people can watch). A pause the host
+    waits for this seat in (half-time) is ended for it at once (``continue``).
 
     A rejected action (the table moved on, a stand-in bot played the turn) is reported
     to ``on_rejected`` and the bot decides again after the next host message.
@@ -70,11 +72,13 @@ async def play(client: Client, bot: Bot, *, ready: bool = True, pace: float = 0.
         await client.ready()
     state = client.state
     while not state.finished:
-        if state.my_turn:
+        if state.waiting_for_me:
+            client.send_nowait(Continue())
+        elif state.my_turn:
             await trio.sleep(pace)
             if not state.my_turn:
                 continue
-            action = await trio.to_thread.run_sync(bot.choose, state.game.copy())
+            action = await trio.to_thread.run_sync(bot.choose, state.view.position())
             try:
                 await client.act(action)
                 continue

@@ -95,4 +95,8 @@ def _silence_stdout() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m client.cli``: run the module the commands import, so that the
+    # UserError they raise is the one main() catches
+    from client import cli
+
+    sys.exit(cli.main())

@@ -8,11 +8,11 @@ For scripts::
             if client.state.finished:
                 break
             if client.state.my_turn:
-                await client.act(my_choice(client.state.game))
+                await client.act(my_choice(client.state.view))
 
 :func:`connect` returns once the client holds a seat (or watches) and has the table's
 state. :attr:`Client.state` (a :class:`client.state.TableState`) is the table as this
-client sees it: status, lobby, seats, its colour, the game replica, version, chat, the
+client sees it: status, the game, lobby, seats, its seat, the game's view, version, chat, the
 last rejection; readable synchronously at any time, with ``state.listeners`` called on
 every change.
 
@@ -40,6 +40,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import trio
 
@@ -72,10 +73,8 @@ from protocol import (
     Watch,
     Watching,
     Welcome,
+    server_message,
 )
-from protocol.actions import from_engine
-from waddle import Action
-from waddle.errors import RecordError
 
 #: Closing codes after which reconnecting cannot help.
 FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake"})
@@ -132,13 +131,15 @@ class _Reconnect(Exception):
 
 
 class Client:
-    """A client of one Waddle host: a seat (``name``, ``colour``, ``code``), a reclaim
+    """A client of one Waddle host: a seat (``name``, ``label``, ``code``), a reclaim
     (``token``) or a spectator (``watch=True``).
 
     Args:
         host, port: where the host listens.
         name: the player's or spectator's name (the host cleans it).
-        colour: preferred colour (``None``: the first free one).
+        label: preferred seat label, a colour (``None``: the first free seat).
+        game: the game to play (a ruleset name); a host of another game refuses the
+            client (``closing`` ``game``). ``None``: whatever the host plays.
         code: the table's join code, if it needs one.
         token: a seat token from an earlier connection: reclaim that seat.
         watch: watch instead of taking a seat.
@@ -163,14 +164,16 @@ class Client:
     reconnections and :attr:`last_error` says what last went wrong.
     """
 
-    def __init__(self, host: str, port: int, *, name: str = "", colour: str | None = None,
+    def __init__(self, host: str, port: int, *, name: str = "", label: str | None = None,
+                 game: str | None = None,
                  code: str | None = None, token: str | None = None, watch: bool = False,
                  reconnect: bool = True, backoff: Backoff | None = None,
                  max_attempts: int | None = None, heartbeat: float = 10.0,
                  dead_after: float = 30.0, connect_timeout: float = 10.0,
                  software: str = "waddle-client", seat_store: SeatStore | None = None) -> None:
         self.host, self.port = host, port
-        self.name, self.colour, self.code = name, colour, code
+        self.name, self.label, self.code = name, label, code
+        self.game = game
         self.token = token
         self.watch = watch
         self.reconnect = reconnect
@@ -281,7 +284,7 @@ class Client:
         framed = FramedStream.for_client(stream)
         async with stream:
             with trio.fail_after(self.connect_timeout):
-                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software))
+                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software, game=self.game))
                 await self._take_seat(framed, await framed.receive(), resync)
             self._framed = framed
             self.backoff.reset()
@@ -307,7 +310,7 @@ class Client:
         Without a token, a seat remembered in :attr:`seat_store` is reclaimed first; if
         the host refuses that token it is forgotten and the client joins.
         """
-        self._check_welcome(welcome)
+        self._check_welcome(framed, welcome)
         self._table_id = welcome.table
         remembered = self._remembered()
         await framed.send(self._seat_request(resync, remembered))
@@ -320,11 +323,21 @@ class Client:
             await framed.send(self._seat_request(resync))
             await self._await_seat(framed)
 
-    def _check_welcome(self, message) -> None:
+    def _check_welcome(self, framed: FramedStream, message) -> None:
+        """Take the host's ``welcome``: from now on ``framed`` decodes the game's messages.
+
+        Raises:
+            ClientError: the host plays a game this client does not know.
+        """
         if isinstance(message, Closing):
             self._closing(message)
         if not isinstance(message, Welcome):
             raise ProtocolError(f"expected welcome, got {type(message).__name__}")
+        try:
+            self.state.apply(message)
+        except ValueError as exc:
+            raise ClientError(f"the host plays a game this client does not know: {exc}") from None
+        framed.receives(server_message(self.state.ruleset))
 
     def _store_key(self) -> tuple[str, str, str] | None:
         """``(HOST:PORT, table id, name)`` for :attr:`seat_store`, or ``None`` (no store, a
@@ -344,7 +357,7 @@ class Client:
             return Reclaim(token=token, last_version=last)
         if self.watch:
             return Watch(name=self.name, code=self.code, last_version=last)
-        return Join(name=self.name, colour=self.colour, code=self.code)
+        return Join(name=self.name, label=self.label, code=self.code)
 
     async def _await_seat(self, framed: FramedStream) -> None:
         """Receive up to the first lobby or snapshot after ``seated``/``watching``."""
@@ -362,7 +375,7 @@ class Client:
                 self.token = message.token
                 key = self._store_key()
                 if key:
-                    self.seat_store.remember(*key, message.colour, message.token)
+                    self.seat_store.remember(*key, message.label, message.token)
             seated = seated or isinstance(message, (Seated, Watching))
             self._handle(message)
             if seated and isinstance(message, (Lobby, Snapshot)):
@@ -395,7 +408,7 @@ class Client:
             self._answer(message.id, rejected=message)
         try:
             self.state.apply(message)
-        except (Desync, RecordError) as exc:
+        except Desync as exc:
             raise _Reconnect(f"out of step with the host ({exc}); resyncing", resync=True) from None
         self._publish(message)
 
@@ -422,7 +435,7 @@ class Client:
     def _resend_ready(self) -> None:
         if self._want_ready is None:
             return
-        seat = next((s for s in self.state.seats if s.colour == self.state.colour), None)
+        seat = self.state.seat_info(self.state.seat)
         if self.state.phase == "lobby" and seat is not None and seat.ready != self._want_ready:
             self._queue(Ready(ready=self._want_ready))
 
@@ -464,7 +477,7 @@ class Client:
             self._subscribers.append(send)
         return receive
 
-    async def act(self, action: Action) -> Ack:
+    async def act(self, action: Any) -> Ack:
         """Play ``action`` for this seat, decided on the current version; wait for the answer.
 
         Survives reconnects: the action is resent with the same id until answered. On
@@ -488,13 +501,13 @@ class Client:
             await self._progress.wait()
         return pending.ack
 
-    def _submit(self, action: Action) -> _Pending:
+    def _submit(self, action: Any) -> _Pending:
         if self.token is None:
             raise ClientError("this client holds no seat")
         if self.state.status is Status.CLOSED:
             raise ClientError(f"the client is closed: {self.state.closed_reason}")
         act = Act(id=f"{self._id_prefix}-{next(self._ids)}", version=self.state.version,
-                  token=self.token, action=from_engine(action))
+                  token=self.token, action=action)
         pending = self._pending[act.id] = _Pending(act)
         if self._framed is not None:
             self._queue(act)                 # else: sent on the next connection
@@ -544,7 +557,7 @@ class Client:
             return False
         return self._queue(message)
 
-    def act_nowait(self, action: Action) -> bool:
+    def act_nowait(self, action: Any) -> bool:
         """Submit ``action`` without waiting; the answer shows in :attr:`state`
         (``last_rejection``, or the replica advancing). Returns ``False`` (reason in
         :attr:`last_error`) if it cannot be submitted."""

@@ -9,7 +9,7 @@ folder, then a rename; a lock file serialises writers).
 
 Each entry is keyed by the host's ``HOST:PORT``, the table's id (``welcome.table``, so
 an old token is never offered to another game at the same address) and the name the
-player asked for; it also holds the colour, the token, the process id of the client
+player asked for; it also holds the seat's label, the token, the process id of the client
 that holds the seat and when it was last written. An entry whose process is still
 running (and is not this process) is another terminal playing that seat: it is not
 offered. At most :data:`MAX_ENTRIES` entries younger than :data:`MAX_AGE` seconds are
@@ -58,10 +58,10 @@ class SeatStore:
                 return entry.get("token")
         return None
 
-    def remember(self, address: str, table: str, name: str, colour: str, token: str) -> bool:
+    def remember(self, address: str, table: str, name: str, label: str, token: str) -> bool:
         """Remember ``token`` for this seat, held by this process; ``False`` if the file
         cannot be written (the game goes on; the seat is just not remembered)."""
-        entry = {"address": address, "table": table, "name": name, "colour": colour,
+        entry = {"address": address, "table": table, "name": name, "label": label,
                  "token": token, "pid": os.getpid(), "time": time.time()}
         return self._update(lambda entries: [entry] + [
             e for e in entries if (e.get("address"), e.get("table"), e.get("name")) != (address, table, name)

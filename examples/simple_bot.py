@@ -2,8 +2,8 @@
 
     python examples/simple_bot.py 127.0.0.1:7777 --name Simple [--code CODE]
 
-It joins, says it is ready and, on each of its turns, plays the greedy bot's choice
-(``waddle.hex.bots``); the client reconnects by itself if the link drops.
+It joins, says it is ready and, on each of its turns, plays the greedy bot of the
+host's game; the client reconnects by itself if the link drops.
 """
 
 import argparse
@@ -12,19 +12,18 @@ import trio
 
 from client import ClientError, connect
 from client.address import parse_address
-from waddle.hex.bots import make_bot
 
 
 async def main(host: str, port: int, name: str, code: str | None = None) -> None:
-    bot = make_bot("greedy", seed=1)
     async with connect(host, port, name=name, code=code) as client:
+        bot = client.state.ruleset.make_bot("greedy", seed=1)
         await client.ready()
         async for _ in client.events():              # after every message from the host
             if client.state.finished:
                 break
             if client.state.my_turn:
-                await client.act(bot.choose(client.state.game))
-        print(client.state.live_scores())
+                await client.act(bot.choose(client.state.view.position()))
+        print(dict(zip(client.state.view.labels, client.state.outcome().scores)))
 
 
 if __name__ == "__main__":

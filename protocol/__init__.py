@@ -2,7 +2,7 @@
 (:mod:`protocol.framing`) and user-text cleaning (:mod:`protocol.text`).
 
 Specified for any language in ``docs/protocol.md``; the JSON Schema is
-``protocol/schema.json`` (regenerate with ``python -m protocol.schema``).
+``protocol/schema.json``, one section per game (regenerate with ``python -m protocol.schema``).
 """
 
 from protocol.framing import (
@@ -19,52 +19,52 @@ from protocol.framing import (
     encode,
 )
 from protocol.messages import (
+    ACT_CHECKS,
     CLOSINGS,
     PROTOCOL_VERSION,
     REJECTIONS,
     Ack,
     Act,
-    ActionForm,
-    BundledMap,
     Chat,
     ClientMessage,
     Closing,
     Configure,
-    FileMap,
+    Continue,
     Hello,
     Join,
     Leave,
     Lobby,
-    MapChoice,
     Ping,
-    PlaceAction,
     Played,
     Pong,
     Ready,
     Reclaim,
     Rejected,
+    Rematch,
     Say,
-    ScoutAction,
     Seated,
     SeatInfo,
     ServerMessage,
     Settings,
     Snapshot,
-    StandardMap,
     Start,
     Started,
+    Undo,
+    Undone,
     Watch,
     Watching,
     Welcome,
+    client_message,
+    server_message,
 )
 from protocol.text import clean, clean_name
 
 __all__ = [
     "MAX_CLIENT_FRAME", "MAX_SERVER_FRAME", "BadMessage", "ConnectionClosed", "FramedStream",
     "FrameTooLarge", "ProtocolError", "TruncatedFrame", "decode", "decoder_for", "encode",
-    "CLOSINGS", "PROTOCOL_VERSION", "REJECTIONS", "Ack", "Act", "ActionForm", "BundledMap", "Chat",
-    "ClientMessage", "Closing", "Configure", "FileMap", "Hello", "Join", "Leave", "Lobby",
-    "MapChoice", "Ping", "PlaceAction", "Played", "Pong", "Ready", "Reclaim", "Rejected", "Say",
-    "ScoutAction", "Seated", "SeatInfo", "ServerMessage", "Settings", "Snapshot", "StandardMap",
-    "Start", "Started", "Watch", "Watching", "Welcome", "clean", "clean_name",
+    "ACT_CHECKS", "CLOSINGS", "PROTOCOL_VERSION", "REJECTIONS", "Ack", "Act", "Chat",
+    "ClientMessage", "Closing", "Configure", "Continue", "Hello", "Join", "Leave", "Lobby", "Ping", "Played",
+    "Pong", "Ready", "Reclaim", "Rejected", "Rematch", "Say", "Seated", "SeatInfo", "ServerMessage",
+    "Settings", "Snapshot", "Start", "Started", "Undo", "Undone", "Watch", "Watching", "Welcome",
+    "client_message", "server_message", "clean", "clean_name",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 import trio
 
-from protocol.messages import MAX_ID, ClientMessage, ServerMessage
+from protocol.messages import MAX_ID, ServerMessage, client_message
 from protocol.text import clean
 
 #: Cap on a frame body sent by a client (bytes).
@@ -86,7 +86,8 @@ def encode(message: Any) -> bytes:
 
 @functools.cache
 def decoder_for(kind: Any) -> msgspec.json.Decoder:
-    """The shared JSON decoder for ``kind`` (:data:`ClientMessage` or :data:`ServerMessage`)."""
+    """The shared JSON decoder for ``kind`` (a union of messages, e.g. :data:`ServerMessage`
+    or :func:`~protocol.messages.server_message` of a ruleset)."""
     return msgspec.json.Decoder(kind)
 
 
@@ -135,14 +136,21 @@ class FramedStream:
         self._buffer = bytearray()
 
     @classmethod
-    def for_server(cls, stream: trio.abc.Stream) -> FramedStream:
-        """The host's side: receives client messages, capped at :data:`MAX_CLIENT_FRAME`."""
-        return cls(stream, ClientMessage, MAX_CLIENT_FRAME)
+    def for_server(cls, stream: trio.abc.Stream, ruleset: Any) -> FramedStream:
+        """The host's side of a table of ``ruleset``: receives its client messages, capped
+        at :data:`MAX_CLIENT_FRAME`."""
+        return cls(stream, client_message(ruleset), MAX_CLIENT_FRAME)
 
     @classmethod
     def for_client(cls, stream: trio.abc.Stream) -> FramedStream:
-        """A client's side: receives host messages, capped at :data:`MAX_SERVER_FRAME`."""
+        """A client's side: receives host messages, capped at :data:`MAX_SERVER_FRAME`; the
+        game's fields are plain JSON values until :meth:`receives` names the game's types."""
         return cls(stream, ServerMessage, MAX_SERVER_FRAME)
+
+    def receives(self, kind: Any) -> None:
+        """Decode what arrives from now on as ``kind`` (once ``welcome`` named the game:
+        :func:`~protocol.messages.server_message` of its ruleset)."""
+        self._decoder = decoder_for(kind)
 
     async def send(self, message: Any) -> None:
         """Send one message.

@@ -1,26 +1,30 @@
 """The wire messages: msgspec Structs in two tagged unions, one per direction.
 
 Every message is a JSON object whose ``"type"`` field names it (``docs/protocol.md``).
-:data:`ClientMessage` is what a client may send, :data:`ServerMessage` what the host
-sends. Unknown fields are ignored, so a newer peer may add optional ones; an unknown
+Protocol version 2 is game-neutral: ``welcome`` names the table's game (its ruleset,
+:mod:`waddle.ruleset`), and the messages that carry a game's own data are generic in
+the ruleset's types: ``act`` its action (``A``), ``configure``/``lobby``/``snapshot`` its
+options (``O``), ``played`` its events (``E``), ``started``/``snapshot`` its view data
+(``V``). :func:`client_message` and :func:`server_message` give a ruleset's two unions;
+:data:`ClientMessage` and :data:`ServerMessage` unparametrised decode those fields as
+plain JSON values (what a client does before ``welcome`` names the game).
+
+Unknown fields are ignored, so a newer peer may add optional ones; an unknown
 ``"type"`` is refused as ``bad_message``. Strings and lists are bounded
 (``msgspec.Meta``); user text (names, chat) is also cleaned by the host
 (:mod:`protocol.text`) before it is stored or sent on.
-
-Actions travel in the record's action form (``docs/records.md``):
-``{"type": "place", "hex": [q, r], "double": false}`` or ``{"type": "scout"}``.
-Game events travel as the engine's event dicts (``waddle.hex.events``), unchanged.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import functools
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
 
 #: The protocol version spoken here; ``hello`` with another version is refused.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 #: Longest name accepted on the wire (characters); the host keeps at most :data:`NAME_SHOWN`.
 MAX_NAME = 64
@@ -32,11 +36,11 @@ MAX_CHAT = 500
 MAX_CODE = 32
 #: Longest client action id (characters).
 MAX_ID = 64
-#: Longest free-form short string: software names, bot kinds, map names (characters).
+#: Longest free-form short string: software names, bot kinds, seat labels, game names (characters).
 MAX_LABEL = 64
 #: Longest human-readable message from the host (characters).
 MAX_MESSAGE = 1000
-#: Most seats at a table (the game's limit).
+#: Most seats at a table (any game's limit).
 MAX_SEATS = 5
 
 Name = Annotated[str, Meta(max_length=MAX_NAME)]
@@ -44,10 +48,15 @@ Label = Annotated[str, Meta(max_length=MAX_LABEL)]
 Code = Annotated[str, Meta(max_length=MAX_CODE)]
 ActionId = Annotated[str, Meta(min_length=1, max_length=MAX_ID)]
 Version = Annotated[int, Meta(ge=0)]
-Coord = Annotated[int, Meta(ge=-1000, le=1000)]
-Colour = Literal["red", "blue", "yellow", "green", "purple"]
+SeatNumber = Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
 Phase = Literal["lobby", "playing", "finished"]
 Text = Annotated[str, Meta(max_length=MAX_MESSAGE)]
+
+#: A ruleset's action, options, event and view-data types (:mod:`waddle.ruleset`).
+A = TypeVar("A")
+O = TypeVar("O")  # noqa: E741
+E = TypeVar("E")
+V = TypeVar("V")
 
 
 class _Message(msgspec.Struct, tag_field="type", kw_only=True):
@@ -57,96 +66,69 @@ class _Message(msgspec.Struct, tag_field="type", kw_only=True):
 # -- shared pieces -------------------------------------------------------------------
 
 
-class PlaceAction(msgspec.Struct, tag="place", tag_field="type", kw_only=True):
-    """Place a single (or a ``double``) on the ice hex ``[q, r]`` (record action form)."""
+class Settings(msgspec.Struct, Generic[O], kw_only=True):
+    """The table's settings, set by the host (or the table's owner in the lobby).
 
-    hex: tuple[Coord, Coord]
-    double: bool = False
-
-
-class ScoutAction(msgspec.Struct, tag="scout", tag_field="type", kw_only=True):
-    """Scout ahead (record action form)."""
-
-
-ActionForm = PlaceAction | ScoutAction
-
-
-class StandardMap(msgspec.Struct, tag="standard", tag_field="kind", kw_only=True):
-    """The standard map for the player count, arranged by ``seed`` (``null``: the host picks one)."""
-
-    seed: int | None = None
-
-
-class BundledMap(msgspec.Struct, tag="bundled", tag_field="kind", kw_only=True):
-    """A map bundled with the game, by ``name``."""
-
-    name: Label
-
-
-class FileMap(msgspec.Struct, tag="file", tag_field="kind", kw_only=True):
-    """A map file on the host (``path``). Set only on the host itself, never over the wire."""
-
-    path: Annotated[str, Meta(max_length=4096)]
-
-
-MapChoice = StandardMap | BundledMap | FileMap
-
-
-class Settings(msgspec.Struct, kw_only=True):
-    """The table's options, set by the host (or the table's owner in the lobby).
-
-    ``players``: seats at the table (2 to 5). ``map``: which map. ``mirror_match``: play
-    two halves (RULES.md "Options"). ``realtime_score``: clients may show live scores (a
-    display option). ``turn_timer``: seconds a player has per turn before a bot plays for
-    them (``null``: no timer). ``bots``: bot kinds (``waddle.hex.bots``) that fill empty
-    seats at the start, in seat order (empty: a full table of humans is needed).
-    ``seat_order``: the opening turn order; ``"random"`` shuffles the seats at the start
-    (seeded by the host's seed, else the standard map's, so a seed reproduces it),
-    ``"seated"`` keeps the order of joining, then the bot seats (RULES.md "Setup").
+    ``players``: seats at the table (within the game's range). ``turn_timer``: seconds a
+    player has per turn before a bot plays for them (``null``: no timer). ``bots``: bot
+    kinds of the game that fill empty seats at the start, in seat order, the last
+    repeating (empty: a full table of people is needed). ``seat_order``: the opening turn
+    order; ``"random"`` shuffles the seats at the start (seeded by the host's seed, else
+    the game's, so a seed reproduces it), ``"seated"`` keeps the order of joining, then
+    the bot seats (RULES.md "Setup"). ``options``: the game's own options (the hex game:
+    ``waddle.hex.options.HexOptions``; ``null`` from a client: the game's defaults).
     """
 
     players: Annotated[int, Meta(ge=2, le=MAX_SEATS)] = 4
-    map: MapChoice = msgspec.field(default_factory=StandardMap)
-    mirror_match: bool = False
-    realtime_score: bool = False
     turn_timer: Annotated[float, Meta(gt=0, le=86400)] | None = None
     bots: Annotated[list[Label], Meta(max_length=MAX_SEATS)] = msgspec.field(default_factory=list)
     seat_order: Literal["random", "seated"] = "random"
+    options: O | None = None
 
 
 class SeatInfo(msgspec.Struct, kw_only=True):
     """One seat as everybody sees it (never its token).
 
-    ``seat``: its place in turn order (0 first). ``bot``: the bot kind playing this seat (a bot seat, or a stand-in for an absent
-    player), else ``null``. ``connected``: a human is connected to it. ``standin``: ``bot`` is
-    a stand-in playing for the seat's absent player (after the grace period, until they
-    reclaim it), not a bot seat; absent from older hosts, so it defaults to ``false``.
+    ``seat``: its number (the place in turn order once the game starts; in the lobby, the
+    order of joining). ``label``: the seat's name in the game (a colour), unique at the
+    table; ``colour``: how it is drawn. ``bot``: the bot kind playing this seat (a bot
+    seat, or a stand-in for an absent player), else ``null``. ``connected``: a person is
+    connected to it. ``standin``: ``bot`` is a stand-in playing for the seat's absent
+    player (after the grace period, until they reclaim it), not a bot seat.
+    ``rematch``: once the game is over, this seat's player asked for a rematch (``rematch``
+    message). ``waiting``: the table's pause (``Lobby.pause``) waits for this seat's player
+    to say ``continue``.
     """
 
     seat: int
-    colour: Colour
+    label: str
+    colour: str
     name: str
     connected: bool
     ready: bool
     bot: str | None = None
     standin: bool = False
+    rematch: bool = False
+    waiting: bool = False
 
 
 # -- client -> server ----------------------------------------------------------------
 
 
 class Hello(_Message, tag="hello"):
-    """First message of every connection: the protocol version the client speaks."""
+    """First message of every connection: the protocol version the client speaks, and
+    the ``game`` it wants to play (a ruleset name; ``null``: whatever the host plays)."""
 
     protocol: int
     client: Label = ""
+    game: Label | None = None
 
 
 class Join(_Message, tag="join"):
-    """Take a seat in the lobby: ``name``, a preferred ``colour`` and the table's ``code``."""
+    """Take a seat in the lobby: ``name``, a preferred seat ``label`` and the table's ``code``."""
 
     name: Name
-    colour: Colour | None = None
+    label: Label | None = None
     code: Code | None = None
 
 
@@ -165,10 +147,10 @@ class Watch(_Message, tag="watch"):
     last_version: Version = 0
 
 
-class Configure(_Message, tag="configure"):
+class Configure(_Message, Generic[O], tag="configure"):
     """Change the table's settings (the owner, in the lobby)."""
 
-    settings: Settings
+    settings: Settings[O]
 
 
 class Start(_Message, tag="start"):
@@ -187,8 +169,8 @@ class Say(_Message, tag="say"):
     text: Annotated[str, Meta(max_length=MAX_CHAT)]
 
 
-class Act(_Message, tag="act"):
-    """Play ``action`` for this seat.
+class Act(_Message, Generic[A], tag="act"):
+    """Play ``action`` (the game's action type) for this seat.
 
     ``id``: the client's id for this action (a resend with the same id is applied at
     most once). ``version``: the event version the action was decided on. ``token``: the
@@ -198,7 +180,27 @@ class Act(_Message, tag="act"):
     id: ActionId
     version: Version
     token: Annotated[str, Meta(max_length=MAX_LABEL)]
-    action: ActionForm
+    action: A
+
+
+class Undo(_Message, tag="undo"):
+    """Take back this seat's last action (the game's policy; the hex game: while nobody
+    has acted since), decided on event ``version``; ``token``: the seat's secret token.
+    Answered ``undone`` to all, or ``rejected``."""
+
+    version: Version
+    token: Annotated[str, Meta(max_length=MAX_LABEL)]
+
+
+class Rematch(_Message, tag="rematch"):
+    """Once the game is over: ask for (``accept``) or withdraw from a rematch at this table.
+    It starts when every connected person has asked (``docs/protocol.md``, Rematch)."""
+
+    accept: bool = True
+
+
+class Continue(_Message, tag="continue"):
+    """Say the table's pause (``Lobby.pause``, e.g. half-time) may end for this seat."""
 
 
 class Ping(_Message, tag="ping"):
@@ -217,31 +219,32 @@ class Leave(_Message, tag="leave"):
     """Leave the table: in the lobby the seat is freed; in a game it is held for a reclaim."""
 
 
-ClientMessage = Hello | Join | Reclaim | Watch | Configure | Start | Ready | Say | Act | Ping | Pong | Leave
-
-
 # -- server -> client ----------------------------------------------------------------
 
 
 class Welcome(_Message, tag="welcome"):
-    """Answer to :class:`Hello`: the host speaks this ``protocol``; ``code_required``: joining needs the code.
+    """Answer to :class:`Hello`: the host speaks this ``protocol`` and plays ``game`` (a
+    ruleset name; ``title`` for people); ``code_required``: joining needs the code.
 
-    ``table``: the table's id, random, kept when a saved game is resumed (empty from a
-    host that has none). A client may key what it remembers (its seat token) by the
-    host's address and this id, so a token is never offered to another game.
+    ``table``: the table's id, random, kept when a saved game is resumed. A client may
+    key what it remembers (its seat token) by the host's address and this id, so a
+    token is never offered to another game.
     """
 
     protocol: int
     server: str
+    game: Label
     code_required: bool
     phase: Phase
+    title: Label = ""
     table: Label = ""
 
 
 class Seated(_Message, tag="seated"):
-    """You hold the seat of ``colour``. Keep ``token`` secret: it acts for the seat and reclaims it."""
+    """You hold seat ``seat`` (``label``). Keep ``token`` secret: it acts for the seat and reclaims it."""
 
-    colour: Colour
+    seat: int
+    label: str
     name: str
     token: str
 
@@ -250,47 +253,65 @@ class Watching(_Message, tag="watching"):
     """You are a spectator."""
 
 
-class Lobby(_Message, tag="lobby"):
+class Lobby(_Message, Generic[O], tag="lobby"):
     """The table: phase, settings and seats. Sent on joining and whenever any of it changes.
 
-    ``seats`` are in turn order (the opening order once the game starts). ``owner``: the
-    colour of the seat that may configure and start (``null``: nobody yet).
+    ``seats`` are in seat order (the opening turn order once the game starts).
+    ``owner``: the number of the seat that may configure and start (``null``: nobody yet).
+    ``pause``: what the game is paused for (the hex game: ``"half-time"``), else ``null``;
+    ``pause_left``: seconds until it ends by itself, as the host sent this message.
+    ``game``: the number of the game at this table (1, then 2 after a rematch, ...).
     """
 
     phase: Phase
-    settings: Settings
+    settings: Settings[O]
     seats: list[SeatInfo]
-    owner: Colour | None = None
+    owner: int | None = None
     code_required: bool = False
+    pause: Label | None = None
+    pause_left: Annotated[float, Meta(ge=0)] | None = None
+    game: Annotated[int, Meta(ge=1)] = 1
 
 
-class Started(_Message, tag="started"):
-    """Event: the game started. ``record``: the game record with no actions yet (``waddle.hex.record``)."""
+class Started(_Message, Generic[V], tag="started"):
+    """Event: the game started. ``view``: what this connection may know of it (the game's view data)."""
 
     version: Version
-    record: dict[str, Any]
+    view: V
 
 
-class Played(_Message, tag="played"):
-    """Event: ``player`` played ``action``; ``events``: the engine's event dicts it caused, in order.
+class Played(_Message, Generic[E], tag="played"):
+    """Event: seat ``seat`` acted; ``events``: what it caused, in order, as this connection may see them.
 
-    ``bot``: the bot kind that chose the action for the seat, or ``null`` for the human.
-    Replaying ``action`` into a local engine reproduces ``events``.
+    ``bot``: the bot kind that chose the action for the seat, or ``null`` for its player.
     """
 
     version: Version
-    player: Colour
-    action: ActionForm
-    events: list[dict[str, Any]]
+    seat: int
+    events: list[E]
     bot: str | None = None
 
 
-class Snapshot(_Message, tag="snapshot"):
-    """The whole table at event ``version``: ``record`` (``null`` in the lobby) and the lobby."""
+class Undone(_Message, Generic[E], tag="undone"):
+    """Event: seat ``seat`` took back its last action; ``events``: the game's events saying
+    so (the hex game: one ``took_back``). The game is as it was before that action."""
 
     version: Version
-    record: dict[str, Any] | None
-    lobby: Lobby
+    seat: int
+    events: list[E]
+
+
+class Snapshot(_Message, Generic[O, V], tag="snapshot"):
+    """The whole table at event ``version``: ``view`` (``null`` in the lobby) and the lobby.
+
+    ``bots``: for each action of the game so far, the bot kind that chose it (``null``: its
+    player), as ``played.bot`` said.
+    """
+
+    version: Version
+    view: V | None
+    lobby: Lobby[O]
+    bots: Annotated[list[Label | None], Meta(max_length=100_000)] = msgspec.field(default_factory=list)
 
 
 class Ack(_Message, tag="ack"):
@@ -314,10 +335,10 @@ class Rejected(_Message, tag="rejected"):
 
 
 class Chat(_Message, tag="chat"):
-    """A chat line from ``name`` (``colour``: their seat, ``null`` for a spectator or the host)."""
+    """A chat line from ``name`` (``label``: their seat's label, ``null`` for a spectator or the host)."""
 
     name: str
-    colour: Colour | None
+    label: str | None
     text: str
 
 
@@ -328,12 +349,37 @@ class Closing(_Message, tag="closing"):
     message: Text
 
 
-ServerMessage = (Welcome | Seated | Watching | Lobby | Started | Played | Snapshot | Ack | Rejected
-                 | Chat | Ping | Pong | Closing)
+def _client_union(action: Any, options: Any) -> Any:
+    return (Hello | Join | Reclaim | Watch | Configure[options] | Start | Ready | Say
+            | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave)
+
+
+def _server_union(options: Any, event: Any, view: Any) -> Any:
+    return (Welcome | Seated | Watching | Lobby[options] | Started[view] | Played[event]
+            | Undone[event] | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing)
+
+
+#: What a client may send, its game's fields as plain JSON values.
+ClientMessage = _client_union(Any, Any)
+#: What the host sends, its game's fields as plain JSON values.
+ServerMessage = _server_union(Any, Any, Any)
+
+
+@functools.cache
+def client_message(ruleset: Any) -> Any:
+    """The union of what a client may send to a host of ``ruleset`` (a :class:`waddle.ruleset.Ruleset`)."""
+    return _client_union(ruleset.action_type, ruleset.options_type)
+
+
+@functools.cache
+def server_message(ruleset: Any) -> Any:
+    """The union of what a host of ``ruleset`` sends."""
+    return _server_union(ruleset.options_type, ruleset.event_type, ruleset.view_type)
+
 
 #: Rejection codes, in the order the checks run for an ``act``.
-ACT_CHECKS = ("bad_message", "bad_token", "not_started", "game_over", "not_your_turn", "illegal",
-              "stale")
+ACT_CHECKS = ("bad_message", "bad_token", "not_started", "game_over", "paused", "not_your_turn",
+              "illegal", "stale")
 
 #: Every rejection code with its meaning (documented in ``docs/protocol.md``).
 REJECTIONS: dict[str, str] = {
@@ -341,7 +387,8 @@ REJECTIONS: dict[str, str] = {
     "bad_token": "the seat token is wrong, or this connection holds no seat",
     "not_started": "the game has not started",
     "game_over": "the game is over",
-    "not_your_turn": "it is another seat's turn",
+    "paused": "the game is paused (e.g. half-time) until every person says to go on",
+    "not_your_turn": "this seat may not act now (it is another seat's turn)",
     "illegal": "the rules forbid the action (the message names the rule)",
     "stale": "the action was decided on an old version; the table has moved on",
     "rate_limited": "too many messages; slow down",
@@ -353,11 +400,14 @@ REJECTIONS: dict[str, str] = {
     "not_owner": "only the table's owner may do this",
     "bad_settings": "the settings cannot be used (the message says why)",
     "cannot_start": "the table cannot start yet (the message says why)",
+    "cannot_undo": "nothing of this seat's can be taken back now (the message says why)",
+    "not_finished": "the game is not over (a rematch is asked for at its end)",
 }
 
 #: Codes of :class:`Closing`.
 CLOSINGS: dict[str, str] = {
     "protocol_version": "the client speaks another protocol version",
+    "game": "the client asked for a game this host does not play",
     "handshake": "no hello within the handshake timeout, or another message first",
     "idle": "nothing received within the idle timeout",
     "frame_too_large": "a frame's length prefix was above the cap, or zero",

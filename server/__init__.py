@@ -1,11 +1,16 @@
 """The Waddle host: the authoritative trio server (``docs/protocol.md``).
 
-:class:`Host` / :func:`serve` listen on TCP; :class:`Table` is the game from lobby to
-finished; :mod:`server.match` is the only module that talks to the rules engine.
+:class:`Host` / :func:`serve` listen on TCP; :class:`Table` is one game from lobby to
+finished, known only through its ruleset (:mod:`waddle.ruleset`): nothing here imports
+a game. Rooms: :mod:`server.table` (dispatch and the act pipeline), :mod:`server.seats`
+(seats and tokens), :mod:`server.log` (the event log, per audience), :mod:`server.driver`
+(bots, stand-ins, timers), :mod:`server.persistence` (saving and resuming),
+:mod:`server.connection` (one client's link).
 """
 
 from server.connection import Limits
 from server.host import Host, ServerConfig, serve
-from server.table import Seat, Table
+from server.seats import Seat
+from server.table import Table
 
 __all__ = ["Host", "Limits", "Seat", "ServerConfig", "Table", "serve"]

@@ -18,7 +18,8 @@ from protocol.framing import BadMessage, FramedStream, FrameTooLarge, ProtocolEr
 from protocol.messages import PROTOCOL_VERSION, Closing, Hello, Leave, Ping, Pong, Rejected, Welcome
 
 if TYPE_CHECKING:
-    from server.table import Seat, Table
+    from server.seats import Seat
+    from server.table import Table
 
 log = logging.getLogger("waddle.server")
 
@@ -54,7 +55,7 @@ class Connection:
     """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`)."""
 
     def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str) -> None:
-        self.framed = FramedStream.for_server(stream)
+        self.framed = FramedStream.for_server(stream, table.ruleset)
         self.table = table
         self.limits = limits
         self.label = label
@@ -185,9 +186,13 @@ class Connection:
             self.close("protocol_version", f"this host speaks protocol {PROTOCOL_VERSION}, "
                                            f"not {message.protocol}")
             return False
-        self.send(Welcome(protocol=PROTOCOL_VERSION, server=SERVER_NAME,
-                          code_required=self.table.code is not None, phase=self.table.phase,
-                          table=self.table.id))
+        ruleset = self.table.ruleset
+        if message.game not in (None, ruleset.name):
+            self.close("game", f"this host plays {ruleset.title} ({ruleset.name}), not {message.game}")
+            return False
+        self.send(Welcome(protocol=PROTOCOL_VERSION, server=SERVER_NAME, game=ruleset.name,
+                          title=ruleset.title, code_required=self.table.code is not None,
+                          phase=self.table.phase, table=self.table.id))
         return True
 
     async def _serve(self) -> None:

@@ -23,8 +23,9 @@ import trio
 from protocol.framing import encode
 from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
+from server.driver import run as run_table
 from server.table import Table
-from waddle.hex.maps import Map
+from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
 
 log = logging.getLogger("waddle.server")
 
@@ -39,8 +40,10 @@ class ServerConfig:
     file to continue (its settings, seats and tokens win over ``settings``; saving goes
     on to ``save`` or, without it, to ``resume``). ``grace``: seconds before a stand-in
     bot plays for an absent player; ``standin``: its kind (``None``: the table's bot
-    kind, :attr:`server.table.Table.standin_kind`). ``map``: a ready map (overrides
-    ``settings.map``). ``limits``: per-connection timeouts and limits.
+    kind, :attr:`server.table.Table.standin_kind`). ``game``: the game's ruleset name
+    (:func:`waddle.ruleset.get_ruleset`). ``prepared``: what the game needs, made ready by
+    the host (the hex game: a map; overrides what ``settings`` choose). ``limits``:
+    per-connection timeouts and limits.
     """
 
     address: str = "127.0.0.1"
@@ -54,7 +57,8 @@ class ServerConfig:
     standin: str | None = None
     bot_delay: float = 0.0
     seed: int | None = None
-    map: Map | None = None
+    game: str = DEFAULT_RULESET
+    prepared: Prepared | None = None
     limits: Limits = field(default_factory=Limits)
 
 
@@ -63,6 +67,7 @@ class Host:
 
     Raises (on construction):
         waddle.RecordError: ``config.resume`` names a file that is not a usable save.
+        ValueError: ``config.game`` names no game.
     """
 
     def __init__(self, config: ServerConfig) -> None:
@@ -74,8 +79,8 @@ class Host:
                 options["save"] = config.save
             self.table = Table.resume(config.resume, **options)
         else:
-            self.table = Table(config.settings, code=config.code, save=config.save, map=config.map,
-                               **options)
+            self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
+                               save=config.save, prepared=config.prepared, **options)
         self.port: int | None = None
         #: Connections being served now.
         self.connections = 0
@@ -90,7 +95,7 @@ class Host:
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.address)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
-            await nursery.start(self.table.run)
+            await nursery.start(run_table, self.table)
             await nursery.start(trio.serve_listeners, self._handle_tcp, listeners)
             log.info("listening on %s:%d", self.config.address, self.port)
             task_status.started(self.port)

@@ -1,115 +1,91 @@
 """The table: one hosted game from lobby to finished, the only authority over it.
 
-A :class:`Table` holds the seats (with their secret tokens), the spectators, the
-numbered events and the :class:`~server.match.Match`. Connections hand it decoded
-messages (:meth:`Table.handle`); it answers and broadcasts through each connection's
+A :class:`Table` plays one game (a :class:`waddle.ruleset.Ruleset`) and knows it only
+through that interface. It holds the seats (:mod:`server.seats`), the spectators, the
+event log (:mod:`server.log`) and the :class:`~waddle.ruleset.Match`. Connections hand
+it decoded messages (:meth:`Table.handle`); it answers and sends each connection what
+its audience (its seat, or the spectators) may see, through the connection's
 non-blocking ``send`` (a bounded queue drained by that connection's writer task), so no
-client can stall another. :meth:`Table.run` plays bot seats and stand-ins for absent
-players and saves the game after every action. Checks and codes: ``docs/protocol.md``.
+client can stall another. Besides actions it takes back a seat's last action (the
+game's policy), holds the game in a pause the game asks for (half-time) and starts a
+rematch once every person asked. :func:`server.driver.run` runs it: the driver (bots,
+stand-ins, timers, pauses) and the saver (:mod:`server.persistence`). Checks and codes:
+``docs/protocol.md``.
 """
 
 from __future__ import annotations
 
-import hmac
-import json
 import logging
 import random
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 import trio
 
 from protocol.framing import encode
 from protocol.messages import (
+    ACT_CHECKS,
     MAX_CHAT,
     MAX_MESSAGE,
-    PROTOCOL_VERSION,
     Ack,
     Act,
     Chat,
     Configure,
-    FileMap,
+    Continue,
     Join,
     Lobby,
     Played,
     Ready,
     Reclaim,
     Rejected,
+    Rematch,
     Say,
     Seated,
-    SeatInfo,
     Settings,
     Snapshot,
     Start,
     Started,
+    Undo,
+    Undone,
     Watch,
     Watching,
 )
 from protocol.text import clean, clean_name
-from server.match import SEAT_COLOURS, Chooser, Match, check_settings, make_chooser, make_map
-from waddle import RecordError
-from waddle.hex.maps import Map
-from waddle.hex.record import save_record
+from server.log import Entry, EventLog, audiences, entry_for, frame_of
+from server.pause import Pause
+from server.persistence import Saver, host_part, read_save, restored_seats
+from server.seats import Peer, Seat, Seats, same_secret
+from waddle.errors import IllegalActionError
+from waddle.ruleset import (
+    DEFAULT_RULESET,
+    Audience,
+    Match,
+    Prepared,
+    Ruleset,
+    get_ruleset,
+    opening_order,
+)
 
 log = logging.getLogger("waddle.server")
 
-
-class Peer(Protocol):
-    """What the table needs of a connection (:class:`server.connection.Connection`)."""
-
-    label: str
-    seat: Seat | None
-    watching: bool
-    name: str
-
-    def send(self, message: Any) -> None: ...
-
-    def send_frame(self, frame: bytes) -> None: ...
-
-    def close(self, code: str, message: str) -> None: ...
-
-    def log_rejection(self, request: str, code: str, message: str) -> None: ...
+#: The names bots take at a table, in order (``waddle demo`` names its bots alike).
+BOT_NAMES = ("Pingu", "Tux", "Skipper", "Gunter", "Mumble")
 
 
-@dataclass(eq=False)
-class Seat:
-    """A seat: its colour, its player's name, its secret token and who plays it now."""
-
-    colour: str
-    name: str
-    token: str = field(default_factory=lambda: secrets.token_urlsafe(24), repr=False)
-    bot: str | None = None
-    ready: bool = False
-    peer: Peer | None = field(default=None, repr=False)
-    away_since: float | None = None
-    acted: dict[str, int] = field(default_factory=dict, repr=False)
-
-
-class _SavedSeat(msgspec.Struct):
-    colour: str
-    name: str
-    token: str
-    bot: str | None = None
-    acted: dict[str, int] = {}
-
-
-class _SavedTable(msgspec.Struct):
-    protocol: int
-    settings: Settings
-    seats: list[_SavedSeat]
-    bots: list[str | None]
-    code: str | None = None
-    table: str = ""
+def bot_name(number: int, kind: str) -> str:
+    """The name of the ``number``-th bot (from 0) at a table, of ``kind``: ``"Tux (greedy bot)"``."""
+    return f"{BOT_NAMES[number % len(BOT_NAMES)]} ({kind} bot)"
 
 
 class Table:
     """One table.
 
     Args:
-        settings: the starting settings (the owner may change them in the lobby).
+        settings: the starting settings (the owner may change them in the lobby); their
+            ``options`` ``None`` means the game's defaults.
+        ruleset: the game (default: :data:`waddle.ruleset.DEFAULT_RULESET`).
         code: the join code, or ``None`` for an open table.
         save: the file the game is saved to after every action (``None``: not saved).
             It holds the seat tokens: it is the host's private file.
@@ -119,70 +95,80 @@ class Table:
         standin: the bot kind that plays for absent or timed-out players (``None``: the
             table's bot kind, :attr:`standin_kind`).
         bot_delay: seconds a bot seat waits before acting (0 in tests and benchmarks).
-        map: a map to use instead of the one ``settings`` choose (hosts and tests).
-        seed: seeds the bots and the opening turn order (``None``: random bots; the order
-            then follows the standard map's seed, or is random).
+        prepared: what the game needs, made ready by the host itself (the hex game: a
+            map), used instead of what the settings choose.
+        seed: seeds the bots, the opening turn order and the game (``None``: random; the
+            order then follows the game's own seed, e.g. the standard map's).
+        pause: seconds a pause the game asks for (the hex game: half-time) lasts at most
+            while people have not all said to go on.
     """
 
-    def __init__(self, settings: Settings | None = None, *, code: str | None = None,
-                 save: str | Path | None = None, grace: float = 30.0, lobby_grace: float = 30.0,
-                 standin: str | None = None,
-                 bot_delay: float = 0.0, map: Map | None = None, seed: int | None = None) -> None:
-        self.settings = settings or Settings()
+    def __init__(self, settings: Settings | None = None, *, ruleset: Ruleset | None = None,
+                 code: str | None = None, save: str | Path | None = None, grace: float = 30.0,
+                 lobby_grace: float = 30.0, standin: str | None = None, bot_delay: float = 0.0,
+                 prepared: Prepared | None = None, seed: int | None = None,
+                 pause: float = 20.0) -> None:
+        self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
+        self.settings = self._complete(settings or Settings())
+        #: The game's options the host itself chose (a file they name, the owner may keep).
+        self.host_options = self.settings.options
         self.code = code or None
-        self.save_path = Path(save) if save else None
         self.grace = grace
         self.lobby_grace = lobby_grace
         self.standin = standin
         self.bot_delay = bot_delay
+        self.pause_timeout = pause
+        #: The pause the game is in (half-time), or ``None``.
+        self.pause: Pause | None = None
+        #: The game's number at this table: 1, then one more for each rematch.
+        self.games = 1
+        #: The people who asked for a rematch of the finished game.
+        self.rematch: set[Seat] = set()
         #: The table's id (``welcome.table``): random, kept by a resume.
         self.id = secrets.token_hex(8)
         self.phase = "lobby"
-        self.seats: list[Seat] = []
+        self.seats = Seats(self.ruleset.seats)
         self.peers: set[Peer] = set()
         self.match: Match | None = None
-        self._frames: list[bytes] = []  # event v is _frames[v - 1], encoded once (and few objects for the GC)
-        self._bot_kinds: list[str | None] = []
-        self._map = map
-        self._prepared: tuple[Settings, Map | None, int | None] | None = None
-        self._seed = seed
-        self._rng = random.Random(seed)
-        self._choosers: dict[str, Chooser] = {}
-        self._standins: set[str] = set()
-        self._turn_started: float | None = None
-        self._driver_due: float | None = None
-        self._wake = trio.Event()
-        self._save_needed = trio.Event()
-        self._saved = trio.Event()
-        self._saved_version = 0
-        #: How blocking work runs (a bot's choice, making a map, writing the save file):
+        self.log = EventLog()
+        #: The seats a stand-in bot plays for while their player is away.
+        self.standins: set[Seat] = set()
+        self.bot_kinds: list[str | None] = []  # per action: the bot that chose it
+        self.fixed = prepared
+        self.prepared: tuple[Settings, Prepared | None] | None = None  # made in the lobby
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.turn_started: float | None = None
+        self.wake = trio.Event()
+        #: How blocking work runs (a bot's choice, preparing a map, writing the save file):
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
+        self.saver = Saver(Path(save), self.save_data, lambda: self.version,
+                           lambda *a: self.offload(*a)) if save else None
+        self._first_save = Path(save) if save else None
         self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
                           Configure: self._configure, Start: self._start, Ready: self._ready,
-                          Say: self._say, Act: self._act}
+                          Say: self._say, Act: self._act, Undo: self._undo, Rematch: self._rematch,
+                          Continue: self._continue}
+
+    def _complete(self, settings: Settings) -> Settings:
+        """``settings`` with the game's default options where they have none."""
+        if settings.options is None:
+            settings = msgspec.structs.replace(settings, options=self.ruleset.options_type())
+        return settings
 
     # -- state ------------------------------------------------------------------------
 
     @property
     def version(self) -> int:
         """The event version: 0 in the lobby, 1 at the start, +1 per action."""
-        return len(self._frames)
+        return self.log.version
 
     @property
-    def owner(self) -> Seat | None:
-        """The seat that may configure and start: the longest-seated connected player (or,
-        with nobody connected, the longest-seated player)."""
-        humans = [s for s in self.seats if s.bot is None]
-        return next((s for s in humans if s.peer is not None), humans[0] if humans else None)
-
-    def lobby(self) -> Lobby:
-        """The table as everybody sees it (no tokens)."""
-        owner = self.owner
-        return Lobby(phase=self.phase, settings=self.settings,
-                     seats=[self._seat_info(i, s) for i, s in enumerate(self.seats)],
-                     owner=owner.colour if owner else None, code_required=self.code is not None)
+    def save_path(self) -> Path | None:
+        """The save file, or ``None``."""
+        return self.saver.path if self.saver else None
 
     @property
     def standin_kind(self) -> str:
@@ -191,48 +177,67 @@ class Table:
         one that repeats for the empty seats), else ``"random"`` (``docs/protocol.md``)."""
         return self.standin or (self.settings.bots[-1] if self.settings.bots else "random")
 
-    def _seat_info(self, index: int, seat: Seat) -> SeatInfo:
-        standin = seat.colour in self._standins
-        return SeatInfo(seat=index, colour=seat.colour, name=seat.name,
-                        connected=seat.peer is not None, ready=seat.ready,
-                        bot=seat.bot or (self.standin_kind if standin else None), standin=standin)
+    def lobby(self) -> Lobby:
+        """The table as everybody sees it (no tokens)."""
+        owner = self.seats.owner
+        pause = self.pause
+        waiting = pause.waiting if pause else set()
+        seats = [msgspec.structs.replace(info, rematch=seat in self.rematch, waiting=seat in waiting)
+                 for seat, info in zip(self.seats, self.seats.info(self.standins, self.standin_kind))]
+        return Lobby(phase=self.phase, settings=self.settings, seats=seats,
+                     owner=self.seats.number(owner) if owner else None,
+                     code_required=self.code is not None, game=self.games,
+                     pause=pause.name if pause else None,
+                     pause_left=pause.left(trio.current_time()) if pause else None)
 
-    def snapshot(self) -> Snapshot:
-        """The whole table now: version, record (``None`` in the lobby) and lobby."""
-        record = self.match.record() if self.match else None
-        return Snapshot(version=self.version, record=record, lobby=self.lobby())
+    def audience(self, peer: Peer) -> Audience:
+        """What ``peer`` may see: its seat's number, or ``None`` for a spectator."""
+        return self.seats.number(peer.seat) if peer.seat is not None else None
 
-    def seat_of(self, colour: str | None) -> Seat | None:
-        """The seat of ``colour``, if any."""
-        return next((s for s in self.seats if s.colour == colour), None)
+    def snapshot(self, audience: Audience) -> Snapshot:
+        """The whole table now as ``audience`` may see it: version, view (``None`` in the
+        lobby) and lobby."""
+        view = self.match.view(audience) if self.match is not None else None
+        return Snapshot(version=self.version, view=view, lobby=self.lobby(),
+                        bots=list(self.bot_kinds) if view is not None else [])
+
+    def seat_of(self, label: str | None) -> Seat | None:
+        """The seat labelled ``label``, if any."""
+        return next((s for s in self.seats if s.label == label), None)
 
     # -- host-side API (also used by the owner's messages) ----------------------------------
 
-    def configure(self, settings: Settings) -> None:
+    def configure(self, settings: Settings, *, from_peer: bool = False) -> None:
         """Replace the settings (lobby only); every seat becomes not ready.
 
         Raises:
             ValueError: after the start, fewer seats than players already seated, an
-                unknown bot kind, a map that cannot be made or is not for that many players.
+                unknown bot kind, options the game refuses (``from_peer``: sent by a
+                client, which may not name files on the host but may keep the host's).
         """
         if self.phase != "lobby":
             raise ValueError("the game has started")
+        settings = self._complete(settings)
         if settings.players < len(self.seats):
             raise ValueError(f"{len(self.seats)} players are already seated")
-        check_settings(settings, self._map)
+        self.ruleset.check_bots(settings.bots)
+        self.ruleset.check_options(settings.options, settings.players, prepared=self.fixed,
+                                   from_peer=from_peer, host=self.host_options)
         self.settings = settings
+        if not from_peer:
+            self.host_options = settings.options
         for seat in self.seats:
             seat.ready = False
-        self._broadcast_lobby()
+        self.broadcast_lobby()
 
     def start(self) -> None:
         """Start the game: bots fill the empty seats, the seats take the opening turn order
-        (shuffled unless ``settings.seat_order`` is ``"seated"``: :func:`server.match.opening_order`),
-        event 1 (``started``) goes to everybody.
+        (shuffled unless ``settings.seat_order`` is ``"seated"``:
+        :func:`waddle.ruleset.opening_order`), event 1 (``started``) goes to everybody.
 
         Raises:
             ValueError: already started, nobody seated, empty seats and no bots, or the
-                map cannot be made.
+                game cannot be made.
         """
         if self.phase != "lobby":
             raise ValueError("the game has already started")
@@ -242,29 +247,78 @@ class Table:
         bots = self.settings.bots
         if empty and not bots:
             raise ValueError(f"{empty} seat(s) empty and no bots to fill them")
-        free = [c for c in SEAT_COLOURS if not self.seat_of(c)]
-        added: list[Seat] = []
-        for colour, kind in zip(free, [bots[min(i, len(bots) - 1)] for i in range(empty)]):
-            added.append(Seat(colour, self._unique_name(f"{kind} bot", added), bot=kind, ready=True))
-        map, seed = self._map, None
-        if map is None and self.map_ready:
-            map, seed = self._prepared[1:]
         try:
-            self.match = Match.new(self.settings, [s.colour for s in self.seats + added], map, seed,
-                                   order_seed=self._seed)
+            prepared = self._prepared_now()
+            order_seed = self.seed if self.seed is not None else prepared.seed
+            for i in range(empty):
+                kind = bots[min(i, len(bots) - 1)]
+                self.seats.add(self.seats.unique_name(bot_name(i, kind), self._spectator_names()), bot=kind)
+            labels = opening_order([s.label for s in self.seats], self.settings.seat_order, order_seed)
+            match = self.ruleset.new_match(prepared, self.settings.options, labels)
         except ValueError as exc:
+            for seat in [s for s in self.seats if s.bot is not None]:
+                self.seats.remove(seat)
             raise ValueError(f"cannot make the game: {exc}") from None
-        self.seats = sorted(self.seats + added, key=lambda s: self.match.players.index(s.colour))
+        self._begin(match)
+
+    def _begin(self, match: Match) -> None:
+        """Play ``match`` (a new game at the table): seats in its order, ``started`` to all."""
+        self.match = match
+        self.seats.reorder(match.labels)
         self.phase = "playing"
-        self._turn_started = trio.current_time()
-        now = self._turn_started
+        self.bot_kinds, self.pause = [], None
+        self.standins.clear()
+        self.rematch.clear()
+        self.turn_started = now = trio.current_time()
         for seat in self.seats:
             if seat.bot is None and seat.peer is None:
                 seat.away_since = now
-        log.info("game started: %s", ", ".join(f"{s.colour} {s.name}" for s in self.seats))
-        self._append(Started(version=1, record=self.match.record()))
-        self._save_now()  # blocking: the file exists before any writer task sends the start
-        self._broadcast_lobby()
+        log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
+        version = self.version + 1
+        self._append(entry_for([match.view(a) for a in audiences(len(self.seats))],
+                               lambda view: Started(version=version, view=view)))
+        if self.saver:
+            self.saver.now()  # blocking: the file exists before any writer task sends the start
+        self.broadcast_lobby()
+
+    def new_game(self) -> None:
+        """A rematch: a new game at the table once the last is over, the same seats, the
+        game's options made afresh from a new seed (:meth:`waddle.ruleset.Ruleset.reseeded`),
+        the opening order rotated by one (the first to act last time acts last); the version
+        goes on counting; the finished game's save file stays, and the new one is saved beside
+        it (``NAME-2.json``, ...).
+
+        Raises:
+            ValueError: the game is not over, or the new game cannot be made.
+        """
+        if self.phase != "finished":
+            raise ValueError("the game is not over")
+        labels = list(self.match.labels)
+        options = self.ruleset.reseeded(self.settings.options, self.rng.randrange(2**31))
+        settings = msgspec.structs.replace(self.settings, options=options)
+        prepared = self.fixed or self.ruleset.prepare(options, settings.players, None)
+        match = self.ruleset.new_match(prepared, options, labels[1:] + labels[:1])
+        if self.saver:
+            self.saver.now()  # the finished game, complete, in its own file
+            self.saver.path = numbered(self._first_save, self.games + 1)
+        self.settings = settings
+        self.games += 1
+        self._begin(match)
+
+    @property
+    def is_prepared(self) -> bool:
+        """Whether what the game needs for the current settings is ready (the host's own,
+        or made, or failed, in the lobby by the driver)."""
+        return self.fixed is not None or (self.prepared is not None and self.prepared[0] is self.settings)
+
+    def _prepared_now(self) -> Prepared:
+        """What the match needs: the host's own, the one made in the lobby for these
+        settings, or (blocking) made now."""
+        if self.fixed is not None:
+            return self.fixed
+        if self.prepared is not None and self.prepared[0] is self.settings and self.prepared[1]:
+            return self.prepared[1]
+        return self.ruleset.prepare(self.settings.options, self.settings.players, self.seed)
 
     # -- connections ------------------------------------------------------------------------
 
@@ -274,14 +328,23 @@ class Table:
 
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
-        lobby for ``lobby_grace`` seconds, then freed by :meth:`run`)."""
+        lobby for ``lobby_grace`` seconds, then freed by the driver); a pause or a rematch
+        no longer waits for it."""
         self.peers.discard(peer)
         seat = peer.seat
         if seat is not None and seat.peer is peer:
             seat.peer = None
             seat.away_since = trio.current_time()
-            log.info("%s (%s) disconnected", seat.name, seat.colour)
-            self._broadcast_lobby()
+            log.info("%s (%s) disconnected", seat.name, seat.label)
+            if self.pause is not None:
+                self.go_on(seat)
+            self.broadcast_lobby()
+            try:
+                self._rematch_if_all_asked()
+            except ValueError as exc:
+                self.rematch.clear()
+                log.warning("cannot make the rematch: %s", exc)
+                self.broadcast_lobby()
 
     def leave(self, peer: Peer) -> None:
         """``peer`` leaves: in the lobby its seat is freed; in a game it is held."""
@@ -291,19 +354,20 @@ class Table:
             seat.peer = None
             peer.seat = None
             self.peers.discard(peer)
-            self._broadcast_lobby()
+            self.broadcast_lobby()
         else:
             self.disconnect(peer)
         peer.close("bye", "goodbye")
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
+        """Refuse ``request`` of ``peer``. The rules' reason for an ``illegal`` action may
+        quote what only that seat may see (its hand), so the log gets its code alone."""
         message = clean(message, MAX_MESSAGE)  # it may quote what the client sent
-        peer.log_rejection(request, code, message)
+        peer.log_rejection(request, code, "the rules' reason, for the seat only" if code == "illegal" else message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
     def _code_ok(self, code: str | None) -> bool:
-        return self.code is None or (code is not None and hmac.compare_digest(
-            code.encode(), self.code.encode()))
+        return self.code is None or (code is not None and same_secret(code, self.code))
 
     def _attach(self, seat: Seat, peer: Peer) -> None:
         old = seat.peer
@@ -313,15 +377,24 @@ class Table:
             old.close("replaced", "the seat was reclaimed by another connection")
         seat.peer, seat.away_since, peer.seat = peer, None, seat
         self.peers.add(peer)
-        self._standins.discard(seat.colour)
-        self._wake.set()
+        self.standins.discard(seat)
+        self.wake.set()
 
     def _catch_up(self, peer: Peer, last_version: int) -> None:
-        if 1 <= last_version <= self.version:
-            for frame in self._frames[last_version:]:
-                peer.send_frame(frame)
-        else:
-            peer.send(self.snapshot())
+        audience = self.audience(peer)
+        frames = self.log.frames_after(last_version, audience)
+        if frames is None:
+            peer.send(self.snapshot(audience))
+            return
+        for frame in frames:
+            peer.send_frame(frame)
+
+    def _seated(self, peer: Peer, seat: Seat) -> None:
+        peer.send(Seated(seat=self.seats.number(seat), label=seat.label, name=seat.name,
+                         token=seat.token))
+
+    def _spectator_names(self) -> list[str]:
+        return [p.name for p in self.peers if p.watching]
 
     def _join(self, peer: Peer, message: Join) -> None:
         if peer.seat or peer.watching:
@@ -332,29 +405,25 @@ class Table:
             return self._reject(peer, "join", "started", "the game has started: reclaim your seat or watch")
         if len(self.seats) >= self.settings.players:
             return self._reject(peer, "join", "table_full", f"all {self.settings.players} seats are taken")
-        free = [c for c in SEAT_COLOURS if not self.seat_of(c)]
-        colour = message.colour if message.colour in free else free[0]
-        seat = Seat(colour, self._unique_name(clean_name(message.name, f"Player {len(self.seats) + 1}")))
-        self.seats.append(seat)
+        name = clean_name(message.name, f"Player {len(self.seats) + 1}")
+        seat = self.seats.add(self.seats.unique_name(name, self._spectator_names()), message.label)
         self._attach(seat, peer)
-        log.info("%s joined as %s", seat.name, colour)
-        peer.send(Seated(colour=colour, name=seat.name, token=seat.token))
-        peer.send(self.snapshot())
-        self._broadcast_lobby()
+        log.info("%s joined as %s", seat.name, seat.label)
+        self._seated(peer, seat)
+        peer.send(self.snapshot(self.audience(peer)))
+        self.broadcast_lobby()
 
     def _reclaim(self, peer: Peer, message: Reclaim) -> None:
         if peer.seat or peer.watching:
             return self._reject(peer, "reclaim", "already_joined", "this connection already joined")
-        token = message.token.encode()
-        found = [s for s in self.seats if hmac.compare_digest(token, s.token.encode()) and s.bot is None]
-        if not found:
+        seat = self.seats.by_token(message.token)
+        if seat is None:
             return self._reject(peer, "reclaim", "bad_token", "no seat has this token")
-        seat = found[0]
         self._attach(seat, peer)
-        log.info("%s reclaimed %s", seat.name, seat.colour)
-        peer.send(Seated(colour=seat.colour, name=seat.name, token=seat.token))
+        log.info("%s reclaimed %s", seat.name, seat.label)
+        self._seated(peer, seat)
         self._catch_up(peer, message.last_version)
-        self._broadcast_lobby()
+        self.broadcast_lobby()
 
     def _watch(self, peer: Peer, message: Watch) -> None:
         if peer.seat or peer.watching:
@@ -362,28 +431,17 @@ class Table:
         if not self._code_ok(message.code):
             return self._reject(peer, "watch", "bad_code", "the join code is wrong")
         peer.watching = True
-        peer.name = self._unique_name(clean_name(message.name, "spectator"))
+        peer.name = self.seats.unique_name(clean_name(message.name, "spectator"), self._spectator_names())
         self.peers.add(peer)
         peer.send(Watching())
         self._catch_up(peer, message.last_version)
         peer.send(self.lobby())
 
-    def _unique_name(self, name: str, more: list[Seat] | None = None) -> str:
-        """``name``, or ``name (2)``, ``name (3)``, ... if a seat (or one of ``more``) or a
-        spectator already has it, ignoring case: nobody can speak in another's name."""
-        taken = {s.name.casefold() for s in [*self.seats, *(more or [])]}
-        taken |= {p.name.casefold() for p in self.peers if p.watching}
-        unique, n = name, 1
-        while unique.casefold() in taken:
-            n += 1
-            unique = f"{name} ({n})"
-        return unique
-
     def _owner_request(self, peer: Peer, request: str) -> bool:
         if peer.seat is None:
             self._reject(peer, request, "not_joined", "take a seat first")
-        elif peer.seat is not self.owner:
-            self._reject(peer, request, "not_owner", f"only {self.owner.name} may do this")
+        elif peer.seat is not self.seats.owner:
+            self._reject(peer, request, "not_owner", f"only {self.seats.owner.name} may do this")
         elif self.phase != "lobby":
             self._reject(peer, request, "started", "the game has started")
         else:
@@ -393,10 +451,8 @@ class Table:
     def _configure(self, peer: Peer, message: Configure) -> None:
         if not self._owner_request(peer, "configure"):
             return
-        if isinstance(message.settings.map, FileMap):
-            return self._reject(peer, "configure", "bad_settings", "a map file can only be chosen on the host")
         try:
-            self.configure(message.settings)
+            self.configure(message.settings, from_peer=True)
         except ValueError as exc:
             self._reject(peer, "configure", "bad_settings", str(exc))
 
@@ -413,7 +469,7 @@ class Table:
         if self.phase != "lobby":
             return self._reject(peer, "ready", "started", "the game has started")
         peer.seat.ready = message.ready
-        self._broadcast_lobby()
+        self.broadcast_lobby()
         if len(self.seats) == self.settings.players and all(s.ready for s in self.seats):
             self.start()
 
@@ -425,239 +481,239 @@ class Table:
             return self._reject(peer, "say", "bad_message", "the chat line is empty")
         seat = peer.seat
         self._broadcast(Chat(name=seat.name if seat else peer.name,
-                             colour=seat.colour if seat else None, text=text))
+                             label=seat.label if seat else None, text=text))
+
+    # -- actions ------------------------------------------------------------------------------
 
     def _act(self, peer: Peer, message: Act) -> None:
-        def reject(code: str, why: str) -> None:
-            self._reject(peer, "act", code, why, message.id)
-
+        """The act pipeline: the checks of :data:`protocol.messages.ACT_CHECKS` in that
+        order (``bad_message`` was the decoder's), a duplicate id answered at once after
+        the token check; then apply, broadcast and ack."""
         seat = peer.seat
-        if seat is None or not hmac.compare_digest(message.token.encode(), seat.token.encode()):
-            return reject("bad_token", "the token is not this connection's seat token")
-        if message.id in seat.acted:
+        if seat is not None and same_secret(message.token, seat.token) and message.id in seat.acted:
             return peer.send(Ack(id=message.id, version=seat.acted[message.id], duplicate=True))
-        if self.match is None:
-            return reject("not_started", "the game has not started")
-        if self.match.is_over:
-            return reject("game_over", "the game is over")
-        if self.match.current_player != seat.colour:
-            return reject("not_your_turn", f"it is {self.match.current_player}'s turn")
-        why = self.match.illegal(message.action)
-        if why is not None:
-            return reject("illegal", why)
-        if message.version != self.version:
-            return reject("stale", f"decided on version {message.version}, "
-                                   f"the table is at version {self.version}")
-        seat.acted[message.id] = self._apply(message.action, None)
+        for code in ACT_CHECKS[1:]:
+            why = self._act_checks[code](self, seat, message)
+            if why is not None:
+                return self._reject(peer, "act", code, why, message.id)
+        seat.acted[message.id] = self.apply(self.seats.number(seat), message.action, None)
         peer.send(Ack(id=message.id, version=self.version))
 
-    # -- events -----------------------------------------------------------------------------
+    def _bad_token(self, seat: Seat | None, message: Act) -> str | None:
+        if seat is None or not same_secret(message.token, seat.token):
+            return "the token is not this connection's seat token"
+        return None
 
-    def _apply(self, action, bot: str | None) -> int:
-        player, events = self.match.apply(action)
-        self._append(Played(version=self.version + 1, player=player, action=action,
-                            events=events, bot=bot))
-        self._bot_kinds.append(bot)
-        self._turn_started = trio.current_time()
-        if self.match.is_over:
-            self.phase = "finished"
-            log.info("game over: %s", events[-1].get("winners"))
-            self._broadcast_lobby()
-        self._save_needed.set()
-        if self._driver_due is not None or self._bot_due() is not None:
-            self._wake.set()  # the driver has a deadline to move, or a bot to run
+    def _not_started(self, seat: Seat, message: Act) -> str | None:
+        return "the game has not started" if self.match is None else None
+
+    def _game_over(self, seat: Seat, message: Act) -> str | None:
+        return "the game is over" if self.match.is_over else None
+
+    def _paused(self, seat: Seat, message: Any) -> str | None:
+        if self.pause is None:
+            return None
+        names = ", ".join(s.name for s in self.seats if s in self.pause.waiting)
+        return f"{self.pause.name}: waiting for {names or 'the pause to end'} to go on"
+
+    def _not_your_turn(self, seat: Seat, message: Act) -> str | None:
+        to_act = self.match.to_act()
+        if self.seats.number(seat) in to_act:
+            return None
+        names = " and ".join(self.seats[n].label for n in sorted(to_act))
+        return f"it is {names}'s turn"
+
+    def _illegal(self, seat: Seat, message: Act) -> str | None:
+        try:
+            self.match.check(self.seats.number(seat), message.action)
+        except IllegalActionError as exc:
+            return str(exc)
+        return None
+
+    def _stale(self, seat: Seat, message: Act) -> str | None:
+        if message.version != self.version:
+            return f"decided on version {message.version}, the table is at version {self.version}"
+        return None
+
+    #: Each check of :data:`ACT_CHECKS` after ``bad_message``: ``None`` to pass, else why not.
+    _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
+                   "paused": _paused, "not_your_turn": _not_your_turn, "illegal": _illegal,
+                   "stale": _stale}
+
+    # -- take-backs, pauses and rematches ------------------------------------------------------
+
+    def _undo(self, peer: Peer, message: Undo) -> None:
+        """A take-back: the token, started, over, paused and stale checks of an act, then
+        the game's own policy (:meth:`waddle.ruleset.Match.check_undo`)."""
+        seat = peer.seat
+        for code in ("bad_token", "not_started", "game_over", "stale"):
+            why = self._act_checks[code](self, seat, message)
+            if why is not None:
+                return self._reject(peer, "undo", code, why)
+        try:
+            self.undo(self.seats.number(seat))
+        except IllegalActionError as exc:
+            self._reject(peer, "undo", "cannot_undo", str(exc))
+
+    def undo(self, seat: int) -> int:
+        """Take back the last action of seat number ``seat``, which its player chose
+        (a bot's or stand-in's choice is not theirs to take back); ``undone`` to every
+        audience; a pause that action began ends. Return the new version.
+
+        Raises:
+            waddle.errors.IllegalActionError: not allowed now (the message says why).
+        """
+        if self.bot_kinds and self.bot_kinds[-1] is not None:
+            raise IllegalActionError(f"a {self.bot_kinds[-1]} bot chose the last action, not you")
+        events = self.match.undo(seat)
+        version = self.version + 1
+        self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
+                               lambda seen: Undone(version=version, seat=seat, events=seen)))
+        self.bot_kinds.pop()
+        self.turn_started = trio.current_time()
+        log.info("%s took back their last action", self.seats[seat].name)
+        if self.pause is not None:
+            self.pause = None
+            self.broadcast_lobby()
+        if self.saver:
+            self.saver.needed()
+        self.wake.set()
         return self.version
 
-    def _append(self, event: Started | Played) -> None:
-        frame = encode(event)
-        self._frames.append(frame)
+    def _continue(self, peer: Peer, message: Continue) -> None:
+        if peer.seat is None:
+            return self._reject(peer, "continue", "not_joined", "take a seat first")
+        if self.pause is not None:
+            self.go_on(peer.seat)
+            self.broadcast_lobby()
+
+    def go_on(self, seat: Seat | None = None) -> None:
+        """``seat``'s player says the pause may end (``None``: the pause timed out); it ends
+        once nobody is waited for. Does nothing without a pause."""
+        pause = self.pause
+        if pause is None:
+            return
+        pause.waiting.discard(seat)
+        if seat is None or not pause.waiting:
+            log.info("%s is over", pause.name)
+            self.pause = None
+            self.turn_started = trio.current_time()
+            self.broadcast_lobby()
+
+    def _rematch(self, peer: Peer, message: Rematch) -> None:
+        seat = peer.seat
+        if seat is None:
+            return self._reject(peer, "rematch", "not_joined", "take a seat first")
+        if self.phase != "finished":
+            return self._reject(peer, "rematch", "not_finished", "the game is not over")
+        if message.accept:
+            self.rematch.add(seat)
+        else:
+            self.rematch.discard(seat)
+        self.broadcast_lobby()
+        try:
+            self._rematch_if_all_asked()
+        except ValueError as exc:
+            self.rematch.clear()
+            self._reject(peer, "rematch", "cannot_start", str(exc))
+            self.broadcast_lobby()
+
+    def _rematch_if_all_asked(self) -> None:
+        """Start the rematch once every connected person asked for it (and somebody did).
+
+        Raises:
+            ValueError: the new game cannot be made.
+        """
+        people = {s for s in self.seats if s.bot is None and s.peer is not None}
+        if self.phase == "finished" and self.rematch and people <= self.rematch:
+            self.new_game()
+
+    def apply(self, seat: int, action: Any, bot: str | None) -> int:
+        """Play a legal ``action`` for seat number ``seat`` (chosen by ``bot``, ``None``:
+        its player); send each audience its events; return the new version.
+
+        Raises:
+            waddle.errors.IllegalActionError: the action is not legal now; nothing changed.
+        """
+        events = self.match.apply(seat, action)
+        version = self.version + 1
+        self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
+                               lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
+        self.bot_kinds.append(bot)
+        self.turn_started = now = trio.current_time()
+        pause = self.match.pause_after(events)
+        people = {s for s in self.seats if s.bot is None and s.peer is not None}
+        if pause is not None and people and not self.match.is_over:
+            self.pause = Pause(pause, now + self.pause_timeout, people)
+            log.info("%s: waiting for every player to go on", pause)
+            self.broadcast_lobby()
+        if self.match.is_over:
+            self.phase = "finished"
+            winners = [self.seats[n].label for n in self.match.outcome().winners]
+            log.info("game over: won by %s", ", ".join(winners))
+            self.broadcast_lobby()
+        if self.saver:
+            self.saver.needed()
+        self.wake.set()  # the driver may have a bot to run or a deadline to move
+        return self.version
+
+    def _append(self, entry: Entry) -> None:
+        self.log.append(entry)
         for peer in list(self.peers):
-            peer.send_frame(frame)
+            peer.send_frame(frame_of(entry, self.audience(peer)))
 
     def _broadcast(self, message: Any) -> None:
         frame = encode(message)
         for peer in list(self.peers):
             peer.send_frame(frame)
 
-    def _broadcast_lobby(self) -> None:
+    def broadcast_lobby(self) -> None:
         self._broadcast(self.lobby())
-        self._wake.set()
+        self.wake.set()
 
-    # -- bots and stand-ins ---------------------------------------------------------------------
-
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Play bot seats and stand-ins, and save after every action, until cancelled."""
-        now = trio.current_time()
-        if self.phase == "playing":
-            self._turn_started = now
-            for seat in self.seats:
-                if seat.bot is None and seat.peer is None:
-                    seat.away_since = now
-        try:
-            async with trio.open_nursery() as nursery:
-                if self.save_path is not None:
-                    nursery.start_soon(self._saver)
-                task_status.started()
-                await self._drive()
-        finally:
-            if self._saved_version < self.version:
-                self._save_now()  # the last save on the way out
-
-    @property
-    def map_ready(self) -> bool:
-        """Whether the map for the current settings was made (or failed) in the background."""
-        return self._map is not None or (self._prepared is not None and self._prepared[0] is self.settings)
-
-    async def _prepare_map(self) -> None:
-        """Make the map for the current settings in a worker thread while the lobby fills."""
-        settings = self.settings
-        try:
-            map, seed = await self.offload(make_map, settings, settings.players)
-        except ValueError:
-            map, seed = None, None  # start() tries again and reports the problem
-        self._prepared = (settings, map, seed)
-
-    async def _drive(self) -> None:
-        while True:
-            self._wake = trio.Event()
-            if self.phase == "lobby" and not self.map_ready:
-                await self._prepare_map()
-                continue
-            due = self._driver_due = self._lobby_due() if self.phase == "lobby" else self._bot_due()
-            if due is None:
-                await self._wake.wait()
-            elif due > trio.current_time():
-                with trio.move_on_at(due):
-                    await self._wake.wait()
-            elif self.phase == "lobby":
-                self._free_lost_seats()
-            else:
-                await self._bot_turn()
-
-    def _lobby_due(self) -> float | None:
-        """When the first seat whose connection dropped in the lobby is to be freed, or ``None``."""
-        return min((s.away_since + self.lobby_grace for s in self.seats
-                    if s.peer is None and s.away_since is not None), default=None)
-
-    def _free_lost_seats(self) -> None:
-        """Free the lobby seats whose connection dropped ``lobby_grace`` seconds ago or more."""
-        now = trio.current_time()
-        lost = [s for s in self.seats if s.peer is None and s.away_since is not None
-                and s.away_since + self.lobby_grace <= now]
-        for seat in lost:
-            self.seats.remove(seat)
-            log.info("%s (%s) did not come back: the seat is free", seat.name, seat.colour)
-        self._broadcast_lobby()
-
-    def _bot_due(self) -> float | None:
-        """When a bot should act for the current seat, or ``None``."""
-        if self.phase != "playing":
-            return None
-        seat = self.seat_of(self.match.current_player)
-        if seat.bot is not None:
-            return self._turn_started + self.bot_delay
-        times = []
-        if seat.peer is None:
-            times.append(seat.away_since + self.grace)
-        if self.settings.turn_timer is not None:
-            times.append(self._turn_started + self.settings.turn_timer)
-        return min(times, default=None)
-
-    async def _bot_turn(self) -> None:
-        seat = self.seat_of(self.match.current_player)
-        kind = seat.bot or self.standin_kind
-        version = self.version
-        chooser = self._choosers.get(seat.colour)
-        if chooser is None:
-            chooser = self._choosers[seat.colour] = make_chooser(kind, self._rng.randrange(2**31))
-        try:
-            action = await self.offload(chooser, self.match.position())
-        except Exception:
-            log.exception("bot %s failed for %s; a random bot plays instead", kind, seat.colour)
-            action = await self.offload(make_chooser("random", None), self.match.position())
-        due = self._bot_due() if self.version == version else None
-        if due is None or due > trio.current_time():
-            return  # somebody acted, or the player came back, while the bot was thinking
-        if seat.bot is None and seat.peer is None and seat.colour not in self._standins:
-            self._standins.add(seat.colour)
-            log.info("a %s bot plays for %s (%s) while they are away", kind, seat.name, seat.colour)
-            self._broadcast_lobby()
-        self._apply(action, kind)
-
-    # -- saving and resuming --------------------------------------------------------------------
+    # -- saving and resuming ----------------------------------------------------------------------
 
     def save_data(self) -> dict[str, Any]:
-        """The save file's content: the game record plus ``host`` (settings, seats with tokens)."""
-        host = _SavedTable(
-            protocol=PROTOCOL_VERSION, settings=self.settings, code=self.code, table=self.id,
-            seats=[_SavedSeat(s.colour, s.name, s.token, s.bot, dict(s.acted)) for s in self.seats],
-            bots=list(self._bot_kinds))
-        return self.match.record(host=msgspec.to_builtins(host))
-
-    def _save_now(self) -> None:
-        """Save at once, blocking (at the start and on shutdown; actions save in :meth:`_saver`)."""
-        if self.save_path is None or self.match is None:
-            return
-        try:
-            save_record(self.save_path, self.save_data())
-        except OSError as exc:
-            log.error("cannot save the game to %s: %s", self.save_path, exc)
-        self._saved_version = self.version
-
-    async def _saver(self) -> None:
-        while True:
-            await self._save_needed.wait()
-            self._save_needed = trio.Event()
-            version, data = self.version, self.save_data()
-            try:
-                await self.offload(save_record, self.save_path, data)
-            except OSError as exc:
-                log.error("cannot save the game to %s: %s", self.save_path, exc)
-            self._saved_version = version
-            self._saved.set()
-            self._saved = trio.Event()
+        """The save file's content: the game record plus ``host`` (settings, seats with
+        tokens, the event version and the game's number at the table)."""
+        return self.match.record(host=host_part(self.ruleset, self.settings, list(self.seats),
+                                                self.bot_kinds, self.code, self.id,
+                                                version=self.version, games=self.games))
 
     async def flush(self) -> None:
         """Wait until the save file holds the current version (returns at once without a file)."""
-        while self.save_path is not None and self.match is not None and self._saved_version < self.version:
-            await self._saved.wait()
+        if self.saver is not None and self.match is not None:
+            await self.saver.flush()
 
     @classmethod
     def resume(cls, path: str | Path, **options: Any) -> Table:
-        """The table saved in ``path``, seats held for their tokens; saving goes on to ``path``.
+        """The table saved in ``path``, seats held for their tokens; saving goes on to
+        ``path`` (or ``options["save"]``). A client that saw events before the resume
+        gets a snapshot.
 
         Raises:
             waddle.RecordError: the file cannot be read, is not a save file, or does not
                 replay; the message names the file.
         """
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise RecordError(f"{path}: cannot read the saved game: {exc}") from None
-        if not isinstance(data, dict):
-            raise RecordError(f"{path}: a saved game must be a JSON object")
-        if "host" not in data:
-            what = "a game record, not a host save file" if data.get("format") == "waddle-record" \
-                else "not a host save file (it has no 'host' part)"
-            raise RecordError(f"{path} is {what}: resume needs the file written by the host's --save")
-        try:
-            saved = msgspec.convert(data.get("host"), _SavedTable)
-        except msgspec.ValidationError as exc:
-            raise RecordError(f"{path}: host: not a host's save file ({exc})") from None
-        match, initial, played = Match.replay({k: v for k, v in data.items() if k != "host"}, str(path))
-        if [s.colour for s in saved.seats] != list(match.players) or len(saved.bots) != len(played):
-            raise RecordError(f"{path}: host: the seats or bots do not match the record")
-        table = cls(saved.settings, code=saved.code, save=options.pop("save", path), **options)
-        table.id = saved.table or table.id
-        table.match = match
-        table.seats = [Seat(s.colour, s.name, s.token, s.bot, True, acted=dict(s.acted))
-                       for s in saved.seats]
-        table._append(Started(version=1, record=initial))
-        for (player, action, events), bot in zip(played, saved.bots):
-            table._append(Played(version=table.version + 1, player=player, action=action,
-                                 events=events, bot=bot))
-        table._bot_kinds = list(saved.bots)
-        table.phase = "finished" if match.is_over else "playing"
-        table._saved_version = table.version
+        resumed = read_save(path)
+        table = cls(resumed.settings, ruleset=resumed.ruleset, code=resumed.saved.code,
+                    save=options.pop("save", None) or path, **options)
+        table.id = resumed.saved.table or table.id
+        table.match = resumed.match
+        table.seats.restore(restored_seats(resumed, table.ruleset.seats))
+        # a take-back is an event too: the saved version, which may be past 1 + actions
+        table.log = EventLog(base=max(resumed.saved.version, 1 + len(resumed.match)))
+        table.games = resumed.saved.games
+        table.bot_kinds = list(resumed.saved.bots)
+        table.phase = "finished" if resumed.match.is_over else "playing"
+        table.saver.saved_version = table.version
         return table
+
+
+def numbered(path: Path, number: int) -> Path:
+    """``path`` for the ``number``-th game at the table: ``game.json`` -> ``game-2.json``
+    (``x.waddle.json`` -> ``x-2.waddle.json``); the first game keeps ``path``."""
+    if number <= 1:
+        return path
+    stem, dot, rest = path.name.partition(".")
+    return path.with_name(f"{stem}-{number}{dot}{rest}")

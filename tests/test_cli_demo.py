@@ -16,9 +16,10 @@ import trio
 from client.botplay import play
 from client.cli import main
 from client.core import connect
-from protocol import Settings, StandardMap
+from protocol import Settings
 from server import Host, ServerConfig
 from waddle.hex.bots import make_bot
+from waddle.hex.options import HexOptions, StandardMap
 from waddle.hex.record import load_record
 from waddle.hex.render import render_game
 
@@ -63,7 +64,7 @@ def test_demo_bad_bots_is_one_line(capsys):
 
 
 def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
-    import waddle.hex.bots
+    from waddle.hex.ruleset import RULESET
 
     class Broken:
         name = "broken"
@@ -71,13 +72,30 @@ def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
         def choose(self, game):
             raise ZeroDivisionError("the bot divided by zero")
 
-    real = waddle.hex.bots.make_bot
-    monkeypatch.setattr(waddle.hex.bots, "make_bot",
+    real = RULESET.make_bot
+    monkeypatch.setattr(RULESET, "make_bot",
                         lambda kind, seed, **kw: Broken() if seed % 10 == 1 else real(kind, seed, **kw))
     assert main(["demo", "--players", "2", "--seed", "3", "--pace", "0", "--bots", "random"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
-    assert "Tux (random) stopped: ZeroDivisionError: the bot divided by zero" in err
+    assert "Tux (random bot) stopped: ZeroDivisionError: the bot divided by zero" in err
+
+
+def test_demo_gives_both_search_kinds_its_time_budget_and_no_other_bot(monkeypatch, capsys):
+    from waddle.hex.ruleset import RULESET
+
+    made = []
+    real = RULESET.make_bot
+
+    def spy(kind, seed, **options):
+        made.append((kind, options))
+        return real("random", seed)
+
+    monkeypatch.setattr(RULESET, "make_bot", spy)
+    assert main(["demo", "--players", "4", "--seed", "3", "--pace", "0", "--seconds", "0.02",
+                 "--bots", "search", "uct", "greedy", "random"]) == 0
+    assert sorted(made) == [("greedy", {}), ("random", {}), ("search", {"seconds": 0.02}),
+                            ("uct", {"seconds": 0.02})]
 
 
 @contextmanager
@@ -113,12 +131,12 @@ async def other_player(port: int) -> None:
 
 
 def test_bot_command_plays_a_seat_to_the_end(capsys):
-    settings = Settings(players=2, map=StandardMap(seed=2))
+    settings = Settings(players=2, options=HexOptions(map=StandardMap(seed=2)))
     config = ServerConfig(port=0, settings=settings, seed=2)
     with host_in_thread(config, other_player) as (host, port):
         assert main(["bot", f"127.0.0.1:{port}", "--name", "Robo", "--strategy", "greedy",
                      "--seed", "3"]) == 0
-        game = host.table.match.position()
+        game = host.table.match.game
     out = capsys.readouterr().out
     assert game.is_over
     assert re.search(r"seated as \w+ \(Robo\)", out)

@@ -235,8 +235,10 @@ def test_map_file_name_and_path_are_printed_without_escape_sequences(tmp_path, c
 
 
 def test_the_lobby_shows_a_host_map_path_without_escape_sequences():
-    from client.ui.lobby import FIELDS
-    from protocol.messages import FileMap, Settings
+    from client.games.hex.ui import LOBBY_FIELDS
+    from protocol.messages import Settings
+    from waddle.hex.options import FileMap, HexOptions
 
-    shown = next(f for f in FIELDS if f.label == "Map").show(Settings(map=FileMap(path="/m/\x1b]0;x\x07a\u202eb.toml")))
+    settings = Settings(options=HexOptions(map=FileMap(path="/m/\x1b]0;x\x07a\u202eb.toml")))
+    shown = next(f for f in LOBBY_FIELDS if f.label == "Map").show(settings)
     assert shown == "/m/ab.toml"

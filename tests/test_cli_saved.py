@@ -6,7 +6,6 @@ import trio
 import server.host
 from client.cli import main
 from client.ui import options
-from server.table import Seat
 
 
 @pytest.fixture
@@ -23,7 +22,7 @@ def hosts(monkeypatch):
         if table.phase != "lobby":
             return  # resumed
         if not table.seats:
-            table.seats.append(Seat("red", "Ann"))
+            table.seats.add("Ann")
         table.start()
 
     def quit_mid_game(session, args):

@@ -13,11 +13,14 @@ from client import ActionRejected, ClientError, Status, connect
 from client.address import check_port, parse_address
 from client.backoff import Backoff
 from protocol import FramedStream, Lobby, Settings
-from protocol.actions import from_engine
 from server import Host, ServerConfig
 from waddle import Game, Map, Water, parse_action
+from waddle.hex.events import Scouted
 from waddle.hex.hexgrid import neighbours
-from waddle.hex.record import to_record
+from waddle.hex.options import HexOptions
+from waddle.hex.ruleset import RULESET as HEX
+from waddle.hex.ruleset import HexMatch
+from waddle.ruleset import Prepared
 
 W1, W2 = (0, 0), (3, 0)
 TWO_ISLES = Map([h for w in (W1, W2) for h in neighbours(w)], {W1: Water(1, (3,)), W2: Water(2, ())})
@@ -29,9 +32,22 @@ def new_game() -> Game:
 
 
 def lobby(phase: str = "lobby") -> Lobby:
-    seats = [protocol.SeatInfo(seat=i, colour=c, name=c.title(), connected=True, ready=False)
+    seats = [protocol.SeatInfo(seat=i, label=c, colour=c, name=c.title(), connected=True, ready=False)
              for i, c in enumerate(PLAYERS)]
-    return Lobby(phase=phase, settings=Settings(players=2), seats=seats, owner="red")
+    return Lobby(phase=phase, settings=Settings(players=2, options=HexOptions()), seats=seats, owner=0)
+
+
+def view_of(game: Game):
+    """The view data a host sends of ``game``."""
+    return HexMatch(game).view(None)
+
+
+ON_ISLES = Prepared(None, TWO_ISLES)
+
+
+def welcome(phase: str = "lobby", game: str = "hex") -> protocol.Welcome:
+    return protocol.Welcome(protocol=protocol.PROTOCOL_VERSION, server="fake", game=game,
+                            code_required=False, phase=phase)
 
 
 class FakeHost:
@@ -48,7 +64,7 @@ class FakeHost:
             self.connections += 1
             async with stream:
                 try:
-                    await self.script(self, FramedStream.for_server(stream), index)
+                    await self.script(self, FramedStream.for_server(stream, HEX), index)
                 except* protocol.ProtocolError:
                     pass
 
@@ -67,14 +83,13 @@ class FakeHost:
     async def greet(self, framed: FramedStream, phase: str = "lobby"):
         """Handshake; return the seat request (join, reclaim or watch)."""
         await self.expect(framed, protocol.Hello)
-        await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
-                                           phase=phase))
+        await framed.send(welcome(phase))
         return await self.expect(framed, (protocol.Join, protocol.Reclaim, protocol.Watch))
 
-    async def seat(self, framed: FramedStream, *, version: int = 0, record=None,
+    async def seat(self, framed: FramedStream, *, version: int = 0, view=None,
                    phase: str = "lobby") -> None:
-        await framed.send(protocol.Seated(colour="red", name="Red", token="secret"))
-        await framed.send(protocol.Snapshot(version=version, record=record, lobby=lobby(phase)))
+        await framed.send(protocol.Seated(seat=0, label="red", name="Red", token="secret"))
+        await framed.send(protocol.Snapshot(version=version, view=view, lobby=lobby(phase)))
 
 
 @pytest.fixture
@@ -88,10 +103,8 @@ async def fake(nursery):
 
 
 def played(game: Game, text: str, version: int) -> protocol.Played:
-    player = game.current_player
-    action = parse_action(text)
-    events = [e.to_dict() for e in game.apply(action)]
-    return protocol.Played(version=version, player=player, action=from_engine(action), events=events)
+    seat = game.players.index(game.current_player)
+    return protocol.Played(version=version, seat=seat, events=game.apply(parse_action(text)))
 
 
 async def test_join_follows_the_game_and_acts_with_an_ack(fake, autojump_clock):
@@ -101,7 +114,7 @@ async def test_join_follows_the_game_and_acts_with_an_ack(fake, autojump_clock):
         join = await host.greet(framed)
         assert join.name == "Ada"
         await host.seat(framed)
-        await framed.send(protocol.Started(version=1, record=to_record(host_game)))
+        await framed.send(protocol.Started(version=1, view=view_of(host_game)))
         act = await host.expect(framed, protocol.Act)
         assert (act.version, act.token) == (1, "secret")
         await framed.send(played(host_game, "place 1,0", 2))
@@ -112,20 +125,20 @@ async def test_join_follows_the_game_and_acts_with_an_ack(fake, autojump_clock):
     host, port = await fake(script)
     with trio.fail_after(30):
         async with connect("127.0.0.1", port, name="Ada") as client:
-            assert client.state.colour == "red"
+            assert client.state.label == "red"
             await client.wait_for(lambda s: s.my_turn)
             assert client.state.version == 1
             ack = await client.act(parse_action("place 1,0"))
             assert ack.version == 2 and client.state.version >= 2
             await client.wait_for(lambda s: s.version == 3)
-            assert client.state.game.moves == host_game.moves
+            assert client.state.view.game.moves == host_game.moves
             assert client.state.status is Status.CONNECTED
 
 
 async def test_a_rejected_action_raises_with_its_code_and_changes_nothing(fake, autojump_clock):
     async def script(host, framed, i):
         await host.greet(framed)
-        await host.seat(framed, version=1, record=to_record(new_game()), phase="playing")
+        await host.seat(framed, version=1, view=view_of(new_game()), phase="playing")
         act = await host.expect(framed, protocol.Act)
         await framed.send(protocol.Rejected(request="act", code="illegal", id=act.id,
                                             message="hex 9,9 is not on the map"))
@@ -138,7 +151,7 @@ async def test_a_rejected_action_raises_with_its_code_and_changes_nothing(fake, 
                 await client.act(parse_action("place 9,9"))
             assert caught.value.code == "illegal"
             assert client.state.last_rejection.code == "illegal"
-            assert client.state.version == 1 and len(client.state.game) == 0
+            assert client.state.version == 1 and len(client.state.view.game) == 0
 
 
 async def test_an_unacknowledged_action_is_resent_with_the_same_id_after_a_reconnect(
@@ -149,11 +162,11 @@ async def test_an_unacknowledged_action_is_resent_with_the_same_id_after_a_recon
     async def script(host, framed, i):
         request = await host.greet(framed, "playing")
         if i == 0:
-            await host.seat(framed, version=1, record=to_record(host_game), phase="playing")
+            await host.seat(framed, version=1, view=view_of(host_game), phase="playing")
             ids.append((await host.expect(framed, protocol.Act)).id)
             return                                       # the link drops before any answer
         assert request == protocol.Reclaim(token="secret", last_version=1)
-        await framed.send(protocol.Seated(colour="red", name="Red", token="secret"))
+        await framed.send(protocol.Seated(seat=0, label="red", name="Red", token="secret"))
         await framed.send(lobby("playing"))
         act = await host.expect(framed, protocol.Act)
         ids.append(act.id)
@@ -214,21 +227,21 @@ async def test_a_desync_asks_for_a_snapshot(fake, autojump_clock):
     async def script(host, framed, i):
         request = await host.greet(framed, "playing")
         if i == 0:
-            await host.seat(framed, version=1, record=to_record(host_game), phase="playing")
+            await host.seat(framed, version=1, view=view_of(host_game), phase="playing")
             wrong = played(new_game(), "place 1,0", 2)
-            await framed.send(protocol.Played(version=2, player=wrong.player, action=wrong.action,
-                                              events=[{"type": "scouted", "player": "red"}]))
+            await framed.send(protocol.Played(version=2, seat=wrong.seat,
+                                              events=[Scouted(player="red"), *wrong.events]))
             await trio.sleep_forever()
         assert request == protocol.Reclaim(token="secret", last_version=0)
         played(host_game, "place 1,0", 2)
-        await host.seat(framed, version=2, record=to_record(host_game), phase="playing")
+        await host.seat(framed, version=2, view=view_of(host_game), phase="playing")
         await trio.sleep_forever()
 
     _, port = await fake(script)
     with trio.fail_after(60):
         async with connect("127.0.0.1", port, name="Ada") as client:
             await client.wait_for(lambda s: s.version == 2 and client.reconnects == 1)
-            assert client.state.game.moves == host_game.moves
+            assert client.state.view.game.moves == host_game.moves
             assert "out of step" in client.last_error
 
 
@@ -241,14 +254,27 @@ async def test_a_final_refusal_fails_connect_with_one_attempt(fake, autojump_clo
     async def script(host, framed, i):
         await host.expect(framed, protocol.Hello)
         if isinstance(answer, protocol.Rejected):
-            await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
-                                               phase="lobby"))
+            await framed.send(welcome())
             await host.expect(framed, protocol.Join)
         await framed.send(answer)
         await trio.sleep_forever()
 
     host, port = await fake(script)
     with trio.fail_after(30), pytest.raises(ClientError, match=words):
+        async with connect("127.0.0.1", port, name="Ada"):
+            pass
+    assert host.connections == 1
+
+
+async def test_a_host_of_an_unknown_game_is_refused_in_one_line(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.expect(framed, protocol.Hello)
+        await framed.send(welcome(game="chess"))
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(30), pytest.raises(ClientError, match="a game this client does not know: "
+                                                                "unknown game 'chess'"):
         async with connect("127.0.0.1", port, name="Ada"):
             pass
     assert host.connections == 1
@@ -263,8 +289,7 @@ async def test_a_full_host_is_retried_with_backoff_before_and_after_the_first_se
         if i in (0, 1, 3):  # busy twice before the first seat, once after the link drops
             await framed.send(full)
             return
-        await framed.send(protocol.Welcome(protocol=1, server="fake", code_required=False,
-                                           phase="lobby"))
+        await framed.send(welcome())
         await host.expect(framed, (protocol.Join, protocol.Reclaim))
         await host.seat(framed)
         if i == 4:
@@ -273,7 +298,7 @@ async def test_a_full_host_is_retried_with_backoff_before_and_after_the_first_se
     host, port = await fake(script)
     with trio.fail_after(120):
         async with connect("127.0.0.1", port, name="Ada", backoff=Backoff(seed=1)) as client:
-            assert client.state.colour == "red" and host.connections == 3
+            assert client.state.label == "red" and host.connections == 3
             await client.wait_for(lambda s: client.reconnects == 1)
             assert client.state.status is Status.CONNECTED and host.connections == 5
     requests = [m for m in host.received if isinstance(m, (protocol.Join, protocol.Reclaim))]
@@ -338,7 +363,7 @@ async def test_listeners_hear_every_change_and_chat_is_cleaned(fake, autojump_cl
         await host.greet(framed)
         await host.seat(framed)
         say = await host.expect(framed, protocol.Say)
-        await framed.send(protocol.Chat(name="Ada\x1b[31m", colour="red", text=say.text))
+        await framed.send(protocol.Chat(name="Ada\x1b[31m", label="red", text=say.text))
         await trio.sleep_forever()
 
     _, port = await fake(script)
@@ -355,7 +380,7 @@ async def test_listeners_hear_every_change_and_chat_is_cleaned(fake, autojump_cl
 
 async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(patient_clock):
     settings = Settings(players=2, bots=["random"])
-    host = Host(ServerConfig(port=0, settings=settings, map=TWO_ISLES, seed=1))
+    host = Host(ServerConfig(port=0, settings=settings, prepared=ON_ISLES, seed=1))
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
@@ -363,23 +388,23 @@ async def test_reclaim_on_the_real_host_gets_the_same_seat_and_the_game(patient_
                 await first.start()
                 await first.wait_for(lambda s: s.my_turn)
                 await first.act(first.state.legal_actions()[0])
-                token, colour, version = first.token, first.state.colour, first.state.version
+                token, colour, version = first.token, first.state.label, first.state.version
             async with connect("127.0.0.1", port, token=token) as again:
-                assert again.state.colour == colour
+                assert again.state.label == colour
                 assert again.state.version >= version
-                assert again.state.game.moves[:1] == first.state.game.moves[:1]
+                assert again.state.view.game.moves[:1] == first.state.view.game.moves[:1]
             nursery.cancel_scope.cancel()
 
 
 async def test_a_spectator_follows_the_game_to_the_end_and_cannot_act(patient_clock, fingerprint):
     settings = Settings(players=2, bots=["greedy"])
-    host = Host(ServerConfig(port=0, settings=settings, map=TWO_ISLES, seed=2))
+    host = Host(ServerConfig(port=0, settings=settings, prepared=ON_ISLES, seed=2))
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
             async with connect("127.0.0.1", port, name="Ada") as ada, \
                     connect("127.0.0.1", port, name="Eve", watch=True) as eve:
-                assert eve.state.spectator and eve.state.colour is None
+                assert eve.state.spectator and eve.state.label is None
                 await ada.start()
                 while not ada.state.finished:
                     await ada.wait_for(lambda s: s.my_turn or s.finished)
@@ -389,7 +414,7 @@ async def test_a_spectator_follows_the_game_to_the_end_and_cannot_act(patient_cl
                 with pytest.raises(ClientError, match="no seat"):
                     await eve.act(parse_action("scout"))
             nursery.cancel_scope.cancel()
-    assert fingerprint(eve.state.game) == fingerprint(host.table.match.position())
+    assert fingerprint(eve.state.view.game) == fingerprint(host.table.match.game)
     assert eve.state.phase == "finished" and not eve.state.legal_actions()
 
 
@@ -440,15 +465,14 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
     from argparse import Namespace
 
     from client.commands.bot import _play
-    from waddle.hex.bots import make_bot
 
-    host = Host(ServerConfig(port=0, settings=Settings(players=2), map=TWO_ISLES, seed=3))
+    host = Host(ServerConfig(port=0, settings=Settings(players=2), prepared=ON_ISLES, seed=3))
     codes = []
 
     async def bot(name: str, start: bool) -> None:
         args = Namespace(name=name, colour=None, code=None, token=None, strategy="random",
-                         start=start, quiet=True)
-        codes.append(await _play("127.0.0.1", port, make_bot("random", 1), args))
+                         start=start, quiet=True, game=None, seed=1, seconds=0.1)
+        codes.append(await _play("127.0.0.1", port, args))
 
     with trio.fail_after(120):
         async with trio.open_nursery() as nursery:
@@ -459,6 +483,6 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
                     await trio.sleep(0.01)
                 bots.start_soon(bot, "b2", False)
             nursery.cancel_scope.cancel()
-    assert codes == [0, 0] and host.table.match.position().is_over
+    assert codes == [0, 0] and host.table.match.game.is_over
     refusals = [line for line in capsys.readouterr().out.splitlines() if "refused" in line]
     assert len(refusals) == 1 and "cannot_start" in refusals[0] and "empty" in refusals[0]

@@ -19,6 +19,7 @@ from protocol import Settings
 from server import Host, ServerConfig
 from waddle import Map, Water
 from waddle.hex.hexgrid import neighbours
+from waddle.ruleset import Prepared
 
 W1, W2 = (0, 0), (3, 0)
 TWO_ISLES = Map([h for w in (W1, W2) for h in neighbours(w)], {W1: Water(1, (3,)), W2: Water(2, ())})
@@ -99,7 +100,7 @@ def test_old_entries_and_seats_held_by_a_running_process_are_not_offered(store):
 
 
 async def test_a_player_who_closed_the_program_reclaims_the_seat(store, patient_clock):
-    host = Host(ServerConfig(port=0, settings=Settings(players=2, bots=["random"]), map=TWO_ISLES,
+    host = Host(ServerConfig(port=0, settings=Settings(players=2, bots=["random"]), prepared=Prepared(None, TWO_ISLES),
                              seed=1))
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
@@ -108,12 +109,12 @@ async def test_a_player_who_closed_the_program_reclaims_the_seat(store, patient_
                 await first.start()
                 await first.wait_for(lambda s: s.my_turn)
                 await first.act(first.state.legal_actions()[0])
-                colour, version, moves = first.state.colour, first.state.version, first.state.game.moves
+                label, version, moves = first.state.label, first.state.version, first.state.view.game.moves
             # the program ends; a new one starts with no token, only the remembered seat
             async with connect("127.0.0.1", port, name="Ada", seat_store=store) as again:
-                assert again.state.colour == colour and again.state.version >= version
-                assert again.state.game.moves[:len(moves)] == moves
-                assert [s.bot for s in again.state.seats if s.colour == colour] == [None]
+                assert again.state.label == label and again.state.version >= version
+                assert again.state.view.game.moves[:len(moves)] == moves
+                assert [s.bot for s in again.state.seats if s.label == label] == [None]
             # another name at the same table is not given Ada's seat: the game has started
             with pytest.raises(ClientError, match="started"):
                 async with connect("127.0.0.1", port, name="Eve", seat_store=store):
@@ -124,19 +125,19 @@ async def test_a_player_who_closed_the_program_reclaims_the_seat(store, patient_
 
 
 async def test_a_refused_or_foreign_token_falls_back_to_a_fresh_join(store, patient_clock):
-    host = Host(ServerConfig(port=0, settings=Settings(players=3), map=TWO_ISLES, seed=1))
+    host = Host(ServerConfig(port=0, settings=Settings(players=3), prepared=Prepared(None, TWO_ISLES), seed=1))
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
             here = f"127.0.0.1:{port}"
             store.remember(here, host.table.id, "Ada", "red", "a-token-the-host-never-gave")
             async with connect("127.0.0.1", port, name="Ada", seat_store=store) as ada:
-                assert ada.state.colour == "red" and len(host.table.seats) == 1
+                assert ada.state.label == "red" and len(host.table.seats) == 1
                 assert store.lookup(here, host.table.id, "Ada") == ada.token
                 # a real token of this table, remembered for another game at this address
                 store.remember(here, "another-game", "Bob", "red", ada.token)
                 async with connect("127.0.0.1", port, name="Bob", seat_store=store) as bob:
-                    assert bob.state.colour == "blue" and ada.state.status.value == "connected"
+                    assert bob.state.label == "blue" and ada.state.status.value == "connected"
             nursery.cancel_scope.cancel()
     assert "a-token-the-host-never-gave" not in store.path.read_text()
 

@@ -1,6 +1,6 @@
 """End to end: a host and four headless bot clients over loopback TCP play to the end.
 
-Every client's replica must equal the host's game and the replay of the saved record,
+Every client's view must equal the host's game and the replay of the saved record,
 also when a seeded proxy cuts the clients' connections at random points (they reconnect
 with backoff, reclaim their seats and resend unacknowledged actions).
 """
@@ -15,9 +15,11 @@ import trio
 from client.backoff import Backoff
 from client.botplay import play
 from client.core import Client, connect
-from protocol import Settings, StandardMap
+from protocol import Settings
 from server import Host, ServerConfig
 from waddle.hex.bots import make_bot
+from waddle.hex.events import GameEnded
+from waddle.hex.options import HexOptions, StandardMap
 from waddle.hex.record import load_record
 
 KINDS = ("greedy", "random", "greedy", "random")
@@ -76,21 +78,21 @@ async def play_table(port: int, seed: int, clients: list[Client], kinds=KINDS) -
 
 
 def assert_all_agree(host: Host, clients: list[Client], save, fingerprint) -> None:
-    game = host.table.match.position()
+    game = host.table.match.game
     assert game.is_over
     saved = load_record(save)
     assert fingerprint(saved) == fingerprint(game)
-    assert sorted(c.state.colour for c in clients) == sorted(game.players)
+    assert sorted(c.state.label for c in clients) == sorted(game.players)
     for client in clients:
-        assert client.state.last_played.events[-1]["type"] == "game_ended"
-        assert fingerprint(client.state.game) == fingerprint(game)
         ended = client.state.last_played.events[-1]
-        assert {p: s["total"] for p, s in ended["scores"].items()} == client.state.live_scores()
+        assert isinstance(ended, GameEnded)
+        assert fingerprint(client.state.view.game) == fingerprint(game)
+        assert [ended.scores[p].total for p in game.players] == list(client.state.outcome().scores)
 
 
 async def test_four_bot_clients_play_a_whole_game_and_agree_with_the_host(tmp_path, fingerprint):
     save = tmp_path / "game.json"
-    settings = Settings(players=4, map=StandardMap(seed=5))
+    settings = Settings(players=4, options=HexOptions(map=StandardMap(seed=5)))
     host = Host(ServerConfig(port=0, settings=settings, save=save, seed=5))
     clients: list[Client] = []
     with trio.fail_after(60):
@@ -105,7 +107,7 @@ async def test_four_bot_clients_play_a_whole_game_and_agree_with_the_host(tmp_pa
 
 async def test_a_mirror_match_with_three_clients_agrees_through_both_halves(tmp_path, fingerprint):
     save = tmp_path / "game.json"
-    settings = Settings(players=3, map=StandardMap(seed=3), mirror_match=True)
+    settings = Settings(players=3, options=HexOptions(map=StandardMap(seed=3), mirror_match=True))
     host = Host(ServerConfig(port=0, settings=settings, save=save, seed=3))
     clients: list[Client] = []
     with trio.fail_after(60):
@@ -115,14 +117,14 @@ async def test_a_mirror_match_with_three_clients_agrees_through_both_halves(tmp_
             await host.table.flush()
             nursery.cancel_scope.cancel()
     assert_all_agree(host, clients, save, fingerprint)
-    assert host.table.match.position().half == 2
+    assert host.table.match.game.half == 2
 
 
 @pytest.mark.parametrize("seed", [8, 9, 10])
 async def test_clients_cut_off_at_random_points_reconnect_and_finish_identical(
         tmp_path, fingerprint, patient_clock, seed):
     save = tmp_path / "game.json"
-    settings = Settings(players=4, map=StandardMap(seed=seed))
+    settings = Settings(players=4, options=HexOptions(map=StandardMap(seed=seed)))
     host = Host(ServerConfig(port=0, settings=settings, save=save, seed=seed))
     clients: list[Client] = []
     cuts: list[int] = []

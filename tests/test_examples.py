@@ -13,8 +13,9 @@ import pytest
 import trio
 from test_cli_demo import host_in_thread, other_player
 
-from protocol import Settings, StandardMap
+from protocol import Settings
 from server import ServerConfig
+from waddle.hex.options import HexOptions, StandardMap
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -27,7 +28,7 @@ def load(name: str):
 
 
 def two_seats(seed: int) -> ServerConfig:
-    return ServerConfig(port=0, settings=Settings(players=2, map=StandardMap(seed=seed)), seed=seed)
+    return ServerConfig(port=0, settings=Settings(players=2, options=HexOptions(map=StandardMap(seed=seed))), seed=seed)
 
 
 def test_stdlib_bot_imports_only_the_standard_library():
@@ -42,14 +43,48 @@ def test_stdlib_bot_imports_only_the_standard_library():
 def test_stdlib_bot_plays_a_whole_game():
     stdlib_bot = load("stdlib_bot")
     with host_in_thread(two_seats(6), other_player) as (host, port):
-        ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
-        game = host.table.match.position()
+        _, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
+        game = host.table.match.game
     result = game.result()
     assert game.is_over
     assert ended["scores"] == {p: s.to_dict() for p, s in result.scores.items()}
     assert ended["winners"] == list(result.winners)
-    stdlib_seat = next(s.colour for s in host.table.seats if s.name == "Stdlib")
+    stdlib_seat = next(s.label for s in host.table.seats if s.name == "Stdlib")
     assert any(player == stdlib_seat for player, _ in game.moves)
+
+
+async def downtown_player(port: int) -> None:
+    from client.botplay import play
+    from client.core import connect
+    from waddle.ruleset import get_ruleset
+
+    async with connect("127.0.0.1", port, name="Other") as client:
+        await play(client, get_ruleset("downtown").make_bot("greedy", 1))
+
+
+@pytest.mark.parametrize("players, single", [(2, False), (3, True), (4, False)])
+def test_stdlib_bot_plays_a_whole_game_of_downtown(players, single, capsys):
+    from waddle.downtown.options import DowntownOptions
+
+    stdlib_bot = load("stdlib_bot")
+    settings = Settings(players=players, options=DowntownOptions(single_deck=single))
+    config = ServerConfig(port=0, settings=settings, seed=players, game="downtown")
+
+    async def others(port: int) -> None:  # the other seats: bot clients
+        async with trio.open_nursery() as nursery:
+            for _ in range(players - 1):
+                nursery.start_soon(downtown_player, port)
+
+    with host_in_thread(config, others) as (host, port):
+        table, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=players, game="downtown")
+        match = host.table.match
+    assert match.is_over and list(ended["scores"]) == list(match.state.scores)
+    assert ended["winners"] == list(match.state.winners)
+    seat = next(s for s, label in enumerate(match.labels) if label == table.players[table.me])
+    assert match.labels[seat] == next(s.label for s in host.table.seats if s.name == "Stdlib")
+    assert sum(1 for s, action in match.actions if s == seat) >= match.state.rounds  # every turn its own
+    assert table.hand == [match.state.name(c) for c in match.state.hands[seat]] or \
+        sorted(table.hand) == sorted(match.state.name(c) for c in match.state.hands[seat])
 
 
 @pytest.mark.parametrize("address", ["nonsense", "127.0.0.1:notaport", "127.0.0.1:0", ":7777"])
@@ -67,7 +102,7 @@ def test_simple_bot_plays_a_whole_game(capsys):
     simple_bot = load("simple_bot")
     with host_in_thread(two_seats(7), other_player) as (host, port):
         trio.run(simple_bot.main, "127.0.0.1", port, "Simple")
-        game = host.table.match.position()
+        game = host.table.match.game
     assert game.is_over
     assert capsys.readouterr().out.strip() == str(dict(zip(game.players, game.live_totals())))
 

@@ -21,32 +21,41 @@ from protocol.framing import (
     TruncatedFrame,
 )
 from protocol.text import clean, clean_name
+from waddle import SCOUT, Place
+from waddle.hex.events import Scouted
+from waddle.hex.options import BundledMap, HexOptions
+from waddle.hex.ruleset import HexViewData, MapData
+from waddle.ruleset import get_ruleset
 
 
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
 
 
+HEX = get_ruleset("hex")
+
+
 def server_side():
     client, server = trio.testing.memory_stream_pair()
-    return client, FramedStream.for_server(server)
+    return client, FramedStream.for_server(server, HEX)
 
 
 async def test_round_trip_every_client_message_trickled_one_byte_at_a_time():
     messages = [
-        protocol.Hello(protocol=1, client="t"),
-        protocol.Join(name="Ada", colour="blue", code="x"),
+        protocol.Hello(protocol=2, client="t", game="hex"),
+        protocol.Join(name="Ada", label="blue", code="x"),
         protocol.Reclaim(token="tok", last_version=3),
         protocol.Watch(name="w"),
-        protocol.Configure(settings=protocol.Settings(players=3, map=protocol.BundledMap(name="isles"))),
+        protocol.Configure(settings=protocol.Settings(
+            players=3, options=HexOptions(map=BundledMap(name="isles")))),
         protocol.Start(), protocol.Ready(ready=False), protocol.Say(text="hi"),
-        protocol.Act(id="1", version=2, token="t", action=protocol.PlaceAction(hex=(1, -1), double=True)),
-        protocol.Act(id="2", version=2, token="t", action=protocol.ScoutAction()),
+        protocol.Act(id="1", version=2, token="t", action=Place((1, -1), double=True)),
+        protocol.Act(id="2", version=2, token="t", action=SCOUT),
         protocol.Ping(nonce=5), protocol.Pong(nonce=5), protocol.Leave(),
     ]
     data = b"".join(protocol.encode(m) for m in messages)
     a, b = trio.testing.lockstep_stream_pair()
-    reader = FramedStream.for_server(b)
+    reader = FramedStream.for_server(b, HEX)
     received = []
 
     async def trickle():
@@ -63,20 +72,23 @@ async def test_round_trip_every_client_message_trickled_one_byte_at_a_time():
 
 
 async def test_server_messages_round_trip_on_the_client_side():
-    lobby = protocol.Lobby(phase="lobby", settings=protocol.Settings(), seats=[
-        protocol.SeatInfo(seat=0, colour="red", name="A", connected=True, ready=False)])
+    lobby = protocol.Lobby(phase="lobby", settings=protocol.Settings(options=HexOptions()), seats=[
+        protocol.SeatInfo(seat=0, label="red", colour="red", name="A", connected=True, ready=False)])
+    view = HexViewData(map=MapData(hexes=()), players=("red", "blue"))
     messages = [
-        protocol.Welcome(protocol=1, server="s", code_required=False, phase="lobby"),
-        protocol.Seated(colour="red", name="A", token="t"), protocol.Watching(), lobby,
-        protocol.Snapshot(version=0, record=None, lobby=lobby),
-        protocol.Started(version=1, record={"format": "waddle-record"}),
-        protocol.Played(version=2, player="red", action=protocol.ScoutAction(),
-                        events=[{"type": "scouted", "player": "red"}]),
+        protocol.Seated(seat=0, label="red", name="A", token="t"), protocol.Watching(), lobby,
+        protocol.Snapshot(version=0, view=None, lobby=lobby),
+        protocol.Started(version=1, view=view),
+        protocol.Played(version=2, seat=0, events=[Scouted(player="red")]),
         protocol.Ack(id="1", version=2), protocol.Rejected(request="act", code="stale", message="m", id="1"),
-        protocol.Chat(name="A", colour=None, text="x"), protocol.Closing(code="bye", message="m"),
+        protocol.Chat(name="A", label=None, text="x"), protocol.Closing(code="bye", message="m"),
     ]
     a, b = trio.testing.memory_stream_pair()
     reader = FramedStream.for_client(b)
+    welcome = protocol.Welcome(protocol=2, server="s", game="hex", code_required=False, phase="lobby")
+    await a.send_all(protocol.encode(welcome))
+    assert await reader.receive() == welcome
+    reader.receives(protocol.server_message(HEX))  # the client, once welcome named the game
     for m in messages:
         await a.send_all(protocol.encode(m))
     assert [await reader.receive() for _ in messages] == messages
@@ -87,11 +99,12 @@ async def test_server_messages_round_trip_on_the_client_side():
     b'{"type": "hello", "protocol": "one"}',
     b'{"type": "join", "name": "' + b"n" * 65 + b'"}',
     b'{"type": "say", "text": "\xc3\x28"}',
-    b'{"type": "join", "name": "x", "colour": "pink"}',
+    b'{"type": "join", "name": "x", "label": 5}',
     b'{"type": "act", "id": "1", "version": -1, "token": "t", "action": {"type": "scout"}}',
     b'{"type": "act", "id": "1", "version": 1, "token": "t", "action": {"type": "place", "hex": [1]}}',
     b'{"type": "act", "id": "1", "version": 1, "token": "t", "action": {"type": "fly"}}',
     b'{"type": "configure", "settings": {"players": 9}}',
+    b'{"type": "configure", "settings": {"options": {"map": {"kind": "moon"}}}}',
     b'{"type": "configure", "settings": {"bots": ["a","a","a","a","a","a"]}}',
     b"[" * 10000,
 ])
@@ -104,7 +117,7 @@ async def test_every_bad_body_is_a_bad_message_and_the_stream_goes_on(body):
 
 
 def test_bad_message_text_is_clean_even_when_msgspec_quotes_the_value():
-    decoder = protocol.decoder_for(protocol.ClientMessage)
+    decoder = protocol.decoder_for(protocol.client_message(HEX))
     with pytest.raises(BadMessage) as info:
         protocol.decode(decoder, b'{"type": "\\u001b[2J\\u202eevil"}')
     assert "\x1b" not in str(info.value) and "\u202e" not in str(info.value)
@@ -127,7 +140,7 @@ def test_bad_message_text_is_clean_even_when_msgspec_quotes_the_value():
     (b'["act", "a1"]', "?", None),
 ])
 def test_a_malformed_act_keeps_its_request_type_and_a_well_formed_id(body, request_type, id):
-    decoder = protocol.decoder_for(protocol.ClientMessage)
+    decoder = protocol.decoder_for(protocol.client_message(HEX))
     with pytest.raises(BadMessage) as info:
         protocol.decode(decoder, body)
     assert (info.value.request, info.value.id) == (request_type, id)
@@ -191,13 +204,11 @@ def test_every_framing_error_is_a_protocol_error_and_only_bad_message_is_recover
     assert not BadMessage.fatal and FrameTooLarge.fatal and TruncatedFrame.fatal
 
 
-def test_action_form_is_the_record_action_form():
-    from protocol.actions import from_engine, to_engine
-    from waddle import SCOUT, Place
+def test_the_wire_action_is_the_record_action_form():
     for action in (Place((2, -1), True), Place((0, 3)), SCOUT):
-        wire = msgspec.json.decode(msgspec.json.encode(from_engine(action)))
+        wire = msgspec.json.decode(msgspec.json.encode(action))
         assert wire == action.to_dict()
-        assert to_engine(msgspec.json.decode(msgspec.json.encode(wire), type=protocol.ActionForm)) == action
+        assert msgspec.json.decode(msgspec.json.encode(wire), type=HEX.action_type) == action
 
 
 # -- text cleaning ------------------------------------------------------------------------
@@ -243,13 +254,27 @@ def test_committed_schema_matches_the_code():
         "protocol/schema.json is stale: run python -m protocol.schema"
 
 
-def test_schema_covers_every_message_type():
+def test_schema_covers_every_message_type_for_every_game():
     doc = schema.schema()
-    names = {d["properties"]["type"]["enum"][0] for d in doc["$defs"].values()
-             if "type" in d.get("properties", {}) and "enum" in d["properties"]["type"]}
-    for union in (protocol.ClientMessage, protocol.ServerMessage):
-        for kind in union.__args__:
-            assert kind.__struct_config__.tag in names
+    for name, section in doc["rulesets"].items():
+        names = {d["properties"]["type"]["enum"][0] for d in section["$defs"].values()
+                 if "type" in d.get("properties", {}) and "enum" in d["properties"]["type"]}
+        for union in (protocol.ClientMessage, protocol.ServerMessage):
+            for kind in union.__args__:
+                kind = getattr(kind, "__origin__", kind)
+                assert kind.__struct_config__.tag in names, (name, kind)
+
+
+def test_the_schema_types_each_game_s_actions_events_and_views():
+    section = schema.schema()["rulesets"]["hex"]
+    defs = section["$defs"]
+    action = defs["Act"]["properties"]["action"]
+    assert {ref["$ref"].rsplit("/", 1)[1] for ref in action["anyOf"]} == {"Place", "Scout"}
+    events = defs["Played"]["properties"]["events"]["items"]["anyOf"]
+    assert {ref["$ref"].rsplit("/", 1)[1] for ref in events} == {
+        "Placed", "Scouted", "RoundEnded", "HalfEnded", "GameEnded", "TookBack"}
+    assert defs["Started"]["properties"]["view"]["$ref"].endswith("/HexViewData")
+    assert defs["Settings"]["properties"]["options"]["anyOf"][0]["$ref"].endswith("/HexOptions")
 
 
 def test_schema_check_command_detects_drift(tmp_path, monkeypatch):

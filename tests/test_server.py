@@ -3,9 +3,10 @@
 import random
 
 import trio
-from test_server_kit import MAP2, MAP3, config, hosting
+from test_server_kit import MAP2, MAP3, config, hex_settings, hosting, on_map, view_map
 
 import protocol
+from waddle.hex.options import BundledMap, FileMap, StandardMap
 from waddle.hex.record import from_record
 
 
@@ -13,8 +14,8 @@ async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_c
     async with hosting() as (host, connect):
         ada, bob, eve = await connect(), await connect(), await connect()
         with trio.fail_after(60):
-            assert (await ada.join("Ada", "blue")).colour == "blue"
-            assert (await bob.join("Bob", "blue")).colour == "red"
+            assert (await ada.join("Ada", "blue")).label == "blue"
+            assert (await bob.join("Bob", "blue")).label == "red"
             await eve.hello()
             await eve.send(protocol.Watch(name="Eve"))
             await eve.expect(protocol.Watching)
@@ -39,7 +40,7 @@ async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_c
 
 
 async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
-    cfg = config(map=MAP3, settings=protocol.Settings(players=3, bots=["random"]))
+    cfg = config(prepared=on_map(MAP3), settings=hex_settings(3, bots=["random"]))
     async with hosting(cfg, tcp=True) as (host, connect):
         with trio.fail_after(30):
             ada, bob = await connect(), await connect()
@@ -51,11 +52,10 @@ async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
                 n.start_soon(bob.play_randomly, random.Random(4))
             await ada.until(lambda: ada.version == host.table.version)
     played = ada.of(protocol.Played)
-    bot_colour = host.table.seats[2].colour
     assert host.table.seats[2].bot == "random"
     assert ada.lobby.seats[2].bot == "random" and not ada.lobby.seats[2].standin  # a bot seat
-    assert {p.bot for p in played if p.player == bot_colour} == {"random"}
-    assert {p.bot for p in played if p.player != bot_colour} == {None}
+    assert {p.bot for p in played if p.seat == 2} == {"random"}
+    assert {p.bot for p in played if p.seat != 2} == {None}
     assert ada.game.is_over and ada.game.moves == bob.game.moves == host.table.match.game.moves
 
 
@@ -65,21 +65,22 @@ async def test_owner_configures_and_the_lobby_shows_it(autojump_clock):
         with trio.fail_after(10):
             await ada.join("Ada")
             await bob.join("Bob")
-            settings = protocol.Settings(players=3, mirror_match=True, turn_timer=20.0, bots=["random"])
+            settings = hex_settings(3, mirror_match=True, turn_timer=20.0, bots=["random"])
             await ada.send(protocol.Configure(settings=settings))
             lobby = await bob.expect(protocol.Lobby, settings=settings)
-            assert lobby.owner == "red" and [s.name for s in lobby.seats] == ["Ada", "Bob"]
-            await bob.send(protocol.Configure(settings=protocol.Settings(players=5)))
+            assert lobby.owner == 0 and lobby.seats[0].label == "red"
+            assert [s.name for s in lobby.seats] == ["Ada", "Bob"]
+            await bob.send(protocol.Configure(settings=hex_settings(5)))
             assert (await bob.expect(protocol.Rejected)).code == "not_owner"
             await ada.send(protocol.Start())
             started = await bob.expect(protocol.Started)
-    assert started.record["options"]["mirror_match"] is True
-    assert len(started.record["players"]) == 3
-    assert host.table.seats[2].bot == "random" and host.table.seats[2].name == "random bot"
+    assert started.view.mirror_match is True
+    assert len(started.view.players) == 3
+    assert host.table.seats[2].bot == "random" and host.table.seats[2].name == "Pingu (random bot)"
 
 
 async def test_ready_starts_only_a_full_table(autojump_clock):
-    async with hosting(config(settings=protocol.Settings(players=2, bots=["random"]))) as (host, connect):
+    async with hosting(config(settings=hex_settings(2, bots=["random"]))) as (host, connect):
         ada = await connect()
         with trio.fail_after(10):
             await ada.join("Ada")
@@ -103,13 +104,13 @@ async def test_chat_reaches_everybody_cleaned(autojump_clock):
             chat = await eve.expect(protocol.Chat)
             await eve.send(protocol.Say(text="hello"))
             back = await ada.expect(protocol.Chat, text="hello")
-    assert (chat.name, chat.colour, chat.text) == ("Ada", "red", "hi all!")
-    assert (back.name, back.colour) == ("Eve", None)
+    assert (chat.name, chat.label, chat.text) == ("Ada", "red", "hi all!")
+    assert (back.name, back.label) == ("Eve", None)
     assert host.table.seats[0].name == "Ada"
 
 
 async def test_a_name_already_at_the_table_gets_a_number(autojump_clock):
-    settings = protocol.Settings(players=4, bots=["random"])
+    settings = hex_settings(4, bots=["random"])
     async with hosting(config(settings=settings)) as (host, connect):
         ada, own, eve = await connect(), await connect(), await connect()
         with trio.fail_after(10):
@@ -123,8 +124,8 @@ async def test_a_name_already_at_the_table_gets_a_number(autojump_clock):
             back = await ada.expect(protocol.Chat, text="me too")
             await ada.send(protocol.Start())
             await ada.expect(protocol.Started)
-    assert (chat.name, chat.colour) == ("OWN (2)", "blue") and (back.name, back.colour) == ("own (3)", None)
-    assert [s.name for s in host.table.seats if s.bot] == ["random bot", "random bot (2)"]
+    assert (chat.name, chat.label) == ("OWN (2)", "blue") and (back.name, back.label) == ("own (3)", None)
+    assert [s.name for s in host.table.seats if s.bot] == ["Pingu (random bot)", "Tux (random bot)"]
 
 
 async def test_names_with_escape_sequences_and_rtl_overrides_are_cleaned_everywhere(autojump_clock):
@@ -148,9 +149,9 @@ async def test_leaving_the_lobby_frees_the_seat_and_passes_ownership(autojump_cl
             await bob.join("Bob")
             await ada.send(protocol.Leave())
             closing = await ada.expect(protocol.Closing)
-            lobby = await bob.expect(protocol.Lobby, owner="blue")
-            assert [s.name for s in lobby.seats] == ["Bob"]
-            assert (await cy.join("Cy")).colour == "red"
+            await bob.until(lambda: [s.name for s in bob.lobby.seats] == ["Bob"])
+            assert bob.lobby.owner == 0  # Bob's seat, now the first
+            assert (await cy.join("Cy")).label == "red"
     assert closing.code == "bye"
 
 
@@ -158,66 +159,61 @@ async def test_host_api_file_map_and_bad_settings(tmp_path, autojump_clock):
     import json
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(MAP2.to_dict()))
-    async with hosting(config(map=None)) as (host, connect):
+    async with hosting(config(prepared=None)) as (host, connect):
         ada = await connect()
         with trio.fail_after(10):
             await ada.join("Ada")
-            await ada.send(protocol.Configure(settings=protocol.Settings(
-                map=protocol.FileMap(path=str(path)))))
+            await ada.send(protocol.Configure(settings=hex_settings(map=FileMap(path=str(path)))))
             assert (await ada.expect(protocol.Rejected)).code == "bad_settings"
-            await ada.send(protocol.Configure(settings=protocol.Settings(bots=["nobody"])))
+            await ada.send(protocol.Configure(settings=hex_settings(bots=["nobody"])))
             assert "unknown bot" in (await ada.expect(protocol.Rejected)).message
-            host.table.configure(protocol.Settings(players=2, bots=["random"],
-                                                   map=protocol.FileMap(path=str(path))))
+            host.table.configure(hex_settings(2, bots=["random"], map=FileMap(path=str(path))))
             host.table.start()
             started = await ada.expect(protocol.Started)
-    assert started.record["map"] == MAP2.to_dict()
+    assert view_map(started.view) == MAP2
 
 
 async def test_ownership_passes_to_a_connected_player_when_the_owner_drops(autojump_clock):
-    async with hosting(config(settings=protocol.Settings(players=3, bots=["random"]))) as (host, connect):
+    async with hosting(config(settings=hex_settings(3, bots=["random"]))) as (host, connect):
         ada, bob = await connect(), await connect()
         with trio.fail_after(10):
             await ada.join("Ada")
             await bob.join("Bob")
             await ada.stream.aclose()
-            await bob.until(lambda: bob.lobby.owner == "blue")
+            await bob.until(lambda: bob.lobby.owner == 1)
             await bob.send(protocol.Start())
             started = await bob.expect(protocol.Started)
-    assert started.record["players"] == ["red", "blue", "yellow"]
+    assert started.view.players == ("red", "blue", "yellow")
     assert host.table.seats[0].name == "Ada"  # the seat stays, held for a reclaim
 
 
 async def test_bundled_map_by_name(autojump_clock):
     from waddle import bundled_map, bundled_maps
     name = bundled_maps()[0]
-    async with hosting(config(map=None)) as (host, connect):
+    async with hosting(config(prepared=None)) as (host, connect):
         ada, bob = await connect(), await connect()
         with trio.fail_after(10):
             await ada.join("Ada")
             await bob.join("Bob")
-            await ada.send(protocol.Configure(settings=protocol.Settings(
-                players=2, map=protocol.BundledMap(name=name))))
-            await bob.expect(protocol.Lobby, settings=protocol.Settings(
-                players=2, map=protocol.BundledMap(name=name)))
+            await ada.send(protocol.Configure(settings=hex_settings(2, map=BundledMap(name=name))))
+            await bob.expect(protocol.Lobby, settings=hex_settings(2, map=BundledMap(name=name)))
             await ada.send(protocol.Start())
             started = await bob.expect(protocol.Started)
-    assert started.record["map"] == bundled_map(name).to_dict()
+    assert view_map(started.view) == bundled_map(name)
 
 
 async def _opening_order(seed: int | None, seat_order: str = "random",
                          map_seed: int | None = 5) -> tuple[list[str], list[str]]:
     """Ada (blue) seated, three random bots; the started record's players and the lobby's seats."""
-    settings = protocol.Settings(players=4, bots=["random"], seat_order=seat_order,
-                                 map=protocol.StandardMap(seed=map_seed))
-    async with hosting(config(map=None, seed=seed, settings=settings)) as (host, connect):
+    settings = hex_settings(4, bots=["random"], seat_order=seat_order, map=StandardMap(seed=map_seed))
+    async with hosting(config(prepared=None, seed=seed, settings=settings)) as (host, connect):
         ada = await connect()
         with trio.fail_after(10):
             await ada.join("Ada", "blue")
             await ada.send(protocol.Start())
             started = await ada.expect(protocol.Started)
             lobby = await ada.expect(protocol.Lobby, phase="playing")
-    return started.record["players"], [s.colour for s in lobby.seats]
+    return list(started.view.players), [s.label for s in lobby.seats]
 
 
 async def test_the_opening_order_is_random_seeded_by_the_table_seed(autojump_clock):

@@ -8,10 +8,13 @@ import struct
 import subprocess
 import sys
 
+import msgspec
 import pytest
 
-from waddle import action_from_dict
+from waddle import SCOUT, Place
 from waddle.hex.record import from_record
+from waddle.hex.ruleset import RULESET as HEX
+from waddle.hex.ruleset import HexViewData
 
 
 def start_host(*args: str) -> tuple[subprocess.Popen, int]:
@@ -57,20 +60,31 @@ class Plain:
         raise AssertionError(f"no {type}")
 
 
+def game_of(view: dict):
+    """The engine game of a ``started``/``snapshot`` view, as plain JSON."""
+    return HEX.follow(msgspec.convert(view, HexViewData), None).game
+
+
+def action_of(played: dict):
+    """The action a ``played`` event's first event tells (plain JSON)."""
+    first = played["events"][0]
+    return Place(tuple(first["hex"]), first["double"]) if first["type"] == "placed" else SCOUT
+
+
 def test_serve_kill_and_resume(tmp_path):
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--code", "fjord",
                             "--seed", "3", "--save", str(save))
     try:
         c = Plain(port)
-        c.send(type="hello", protocol=1, client="plain")
+        c.send(type="hello", protocol=2, client="plain")
         assert c.until("welcome")["code_required"] is True
-        c.send(type="join", name="Ada\u202e", colour="green", code="fjord")
+        c.send(type="join", name="Ada\u202e", label="green", code="fjord")
         seated = c.until("seated")
-        assert seated["colour"] == "green" and seated["name"] == "Ada"
+        assert seated["label"] == "green" and seated["name"] == "Ada"
         c.send(type="start")
         started = c.until("started", version=1)
-        game = from_record(started["record"])
+        game = game_of(started["view"])
         version, ids = 1, 0
         while len(game) < 6:
             if game.current_player == "green":
@@ -78,7 +92,7 @@ def test_serve_kill_and_resume(tmp_path):
                 action = game.legal_actions()[0].to_dict()
                 c.send(type="act", id=str(ids), version=version, token=seated["token"], action=action)
             played = c.until("played", version=version + 1)
-            game.apply(action_from_dict(played["action"]))
+            game.apply(action_of(played))
             version = played["version"]
     finally:
         proc.send_signal(signal.SIGKILL)  # killed mid-game: no goodbye, no last save
@@ -92,17 +106,17 @@ def test_serve_kill_and_resume(tmp_path):
     proc, port = start_host("--resume", str(save))
     try:
         c = Plain(port)
-        c.send(type="hello", protocol=1, client="plain")
+        c.send(type="hello", protocol=2, client="plain")
         assert c.until("welcome")["phase"] == "playing"
         c.send(type="reclaim", token="wrong", last_version=0)
         assert c.until("rejected")["code"] == "bad_token"
         c.send(type="reclaim", token=seated["token"], last_version=0)
-        assert c.until("seated")["colour"] == "green"
+        assert c.until("seated")["label"] == "green"
         snapshot = c.until("snapshot")
         assert snapshot["version"] >= 1 + len(kept)  # the red bot may have played on already
-        assert from_record(snapshot["record"]).moves[:len(kept)] == kept.moves
-        assert "host" not in snapshot["record"] and seated["token"] not in json.dumps(snapshot)
-        game = from_record(snapshot["record"])
+        assert game_of(snapshot["view"]).moves[:len(kept)] == kept.moves
+        assert seated["token"] not in json.dumps(snapshot)
+        game = game_of(snapshot["view"])
         version = snapshot["version"]
         while not game.is_over:
             if game.current_player == "green":
@@ -110,7 +124,7 @@ def test_serve_kill_and_resume(tmp_path):
                 action = game.legal_actions()[-1].to_dict()
                 c.send(type="act", id=str(ids), version=version, token=seated["token"], action=action)
             played = c.until("played", version=version + 1)
-            game.apply(action_from_dict(played["action"]))
+            game.apply(action_of(played))
             version = played["version"]
         assert c.until("lobby", phase="finished")
         c.send(type="leave")

@@ -3,6 +3,7 @@
 Whatever one client sends, the server keeps serving the others and the game is unchanged.
 """
 
+import copy
 import json
 import random
 import struct
@@ -12,7 +13,7 @@ import trio
 import trio.testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_server_kit import config, hosting, started_pair
+from test_server_kit import config, hex_settings, hosting, started_pair
 
 import protocol
 from server import Limits
@@ -88,7 +89,7 @@ async def test_bad_length_closes_only_that_connection(junk, autojump_clock):
             id = await ada.act(SCOUT)
             assert isinstance(await ada.reply(id), protocol.Ack)
     assert closing.code == "frame_too_large"
-    assert host.table.match.record()["actions"] == before["actions"] + [{"player": ada.colour, "type": "scout"}]
+    assert host.table.match.record()["actions"] == before["actions"] + [{"player": ada.label, "type": "scout"}]
 
 
 async def test_truncated_frame_then_reset_leaves_the_seat_held(autojump_clock):
@@ -101,7 +102,7 @@ async def test_truncated_frame_then_reset_leaves_the_seat_held(autojump_clock):
             id = await ada.act(SCOUT)
             assert isinstance(await ada.reply(id), protocol.Ack)
             again = await connect()
-            again.game, again.version = bob.game, bob.version
+            again.view, again.version = bob.view, bob.version
             await again.hello()
             await again.send(protocol.Reclaim(token=bob.token, last_version=1))
             await again.expect(protocol.Seated)
@@ -123,14 +124,28 @@ async def test_garbage_over_tcp_and_the_server_keeps_serving():
             await bob.until(lambda: bob.version == 2)
 
 
-async def test_protocol_version_mismatch_is_refused_cleanly(autojump_clock):
+@pytest.mark.parametrize("hello", [
+    b'{"type":"hello","protocol":1,"client":"waddle 0.1 (protocol 1)"}',  # a v1 peer, byte for byte
+    b'{"type":"hello","protocol":3,"client":"future"}',
+])
+async def test_protocol_version_mismatch_is_refused_cleanly(autojump_clock, hello):
     async with hosting() as (host, connect):
         with trio.fail_after(10):
             c = await connect()
-            await c.send(protocol.Hello(protocol=2, client="future"))
+            await c.send_raw(struct.pack(">I", len(hello)) + hello)
             closing = await c.expect(protocol.Closing)
             await c.closed.wait()
-    assert closing.code == "protocol_version" and "1" in closing.message
+    assert closing.code == "protocol_version" and "protocol 2" in closing.message
+
+
+async def test_a_client_asking_for_another_game_is_refused_naming_this_one(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(10):
+            c = await connect()
+            await c.send(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, game="downtown"))
+            closing = await c.expect(protocol.Closing)
+            await c.closed.wait()
+    assert closing.code == "game" and "Waddle (hex)" in closing.message and "downtown" in closing.message
 
 
 async def test_first_message_must_be_hello(autojump_clock):
@@ -230,7 +245,7 @@ async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump
             await eve.until(lambda: eve.lobby is not None)
             late = eve.lobby.seats[1]
             back = await connect()
-            back.game, back.version = ada.game.copy(), ada.version
+            back.view, back.version = copy.deepcopy(ada.view), ada.version
             await back.hello()
             await back.send(protocol.Reclaim(token=bob.token, last_version=back.version))
             await back.expect(protocol.Seated)
@@ -243,21 +258,21 @@ async def test_a_stand_in_bot_plays_for_a_leaver_after_the_grace_period(autojump
                 ack = await back.reply(id)
                 assert isinstance(ack, protocol.Ack) and ack.version == before + 1
                 assert back.of(protocol.Played)[-1].bot is None
-    assert first.player == "blue" and first.bot == "random"
+    assert first.events[0].player == "blue" and first.bot == "random"
     assert away.bot is None and not away.standin  # away, but within the grace period
     assert late.bot == "random" and late.standin and not late.connected
     assert waited == pytest.approx(30.0, abs=0.01)
 
 
 async def test_turn_timer_lets_a_bot_play_a_slow_turn(autojump_clock):
-    cfg = config(settings=protocol.Settings(players=2, turn_timer=15.0))
+    cfg = config(settings=hex_settings(2, turn_timer=15.0))
     async with hosting(cfg) as (host, connect):
         with trio.fail_after(600):
             ada, bob = await started_pair(connect)
             start = trio.current_time()
             played = await bob.expect(protocol.Played, version=2)
             elapsed = trio.current_time() - start
-    assert played.player == ada.colour and played.bot == "random"
+    assert played.events[0].player == ada.label and played.bot == "random"
     assert elapsed == pytest.approx(15.0, abs=0.01)
     assert ada.lobby.seats[0].connected and not ada.lobby.seats[0].standin
 

@@ -1,8 +1,8 @@
 """Server test kit: a scripted test client and a hosting helper (imported by the server tests; no tests here).
 
 :class:`Client` reads in a background task, answers pings, keeps every message, and
-follows the game in a local engine from the events it receives, checking that each
-``played`` event's engine events are what the local engine produces.
+follows the game in the game's view from the events it receives (the hex view checks
+that each ``played`` event's derived events are what its local engine produces).
 """
 
 from __future__ import annotations
@@ -16,14 +16,35 @@ import trio
 import trio.testing
 
 import protocol
-from protocol.actions import from_engine, to_engine
 from protocol.framing import FramedStream, ProtocolError
 from server import Host, ServerConfig
-from waddle.hex.record import from_record
+from server.driver import run as run_table
+from waddle.hex.maps import Map
+from waddle.hex.options import HexOptions
 from waddle.hex.tiles import standard_map
+from waddle.jsonform import json_form
+from waddle.ruleset import Prepared, get_ruleset
 
+HEX = get_ruleset("hex")
 MAP2 = standard_map(2, 11)
 MAP3 = standard_map(3, 5)
+
+
+def on_map(map) -> Prepared:
+    """A host's own map for the hex game (``ServerConfig.prepared``)."""
+    return Prepared(None, map)
+
+
+def hex_settings(players: int = 4, **options: Any) -> protocol.Settings:
+    """Hex-game table settings: ``players`` seats, ``options`` split between the table
+    (turn_timer, bots, seat_order) and the game (HexOptions: map, mirror_match, realtime_score)."""
+    table = {k: options.pop(k) for k in ("turn_timer", "bots", "seat_order") if k in options}
+    return protocol.Settings(players=players, options=HexOptions(**options), **table)
+
+
+def view_map(view) -> Map:
+    """The map a ``started``/``snapshot`` view carries."""
+    return Map.from_dict(json_form(view.map))
 
 
 class Client:
@@ -33,10 +54,10 @@ class Client:
         self.stream = stream
         self.framed = FramedStream.for_client(stream)
         self.received: list[Any] = []
-        self.game = None
+        self.view = None
         self.version = 0
         self.token: str | None = None
-        self.colour: str | None = None
+        self.label: str | None = None
         self.lobby: protocol.Lobby | None = None
         self.closed = trio.Event()
         self.answer_pings = True
@@ -64,23 +85,33 @@ class Client:
             self.closed.set()
             self._new.set()
 
+    @property
+    def game(self):
+        """The hex view's engine game (``None`` before the start)."""
+        return self.view.game if self.view is not None else None
+
     def _follow(self, message: Any) -> None:
-        if isinstance(message, protocol.Seated):
-            self.token, self.colour = message.token, message.colour
+        if isinstance(message, protocol.Welcome):
+            self.framed.receives(protocol.server_message(get_ruleset(message.game)))
+        elif isinstance(message, protocol.Seated):
+            self.token, self.label = message.token, message.label
         elif isinstance(message, protocol.Lobby):
             self.lobby = message
         elif isinstance(message, protocol.Snapshot):
             self.lobby = message.lobby
             self.version = message.version
-            self.game = from_record(message.record) if message.record else None
+            self.view = HEX.follow(message.view, self.label) if message.view else None
         elif isinstance(message, protocol.Started):
             assert message.version == self.version + 1
-            self.version, self.game = message.version, from_record(message.record)
+            self.version, self.view = message.version, HEX.follow(message.view, self.label)
         elif isinstance(message, protocol.Played):
             assert message.version == self.version + 1, (message.version, self.version)
-            assert message.player == self.game.current_player
-            events = [e.to_dict() for e in self.game.apply(to_engine(message.action))]
-            assert events == message.events
+            assert message.seat in self.view.to_act()
+            self.view.apply(message.events)
+            self.version = message.version
+        elif isinstance(message, protocol.Undone):
+            assert message.version == self.version + 1, (message.version, self.version)
+            self.view.undo(message.events)
             self.version = message.version
 
     async def send(self, message: Any) -> None:
@@ -116,9 +147,9 @@ class Client:
         await self.send(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="test"))
         return await self.expect(protocol.Welcome)
 
-    async def join(self, name: str, colour: str | None = None, code: str | None = None) -> protocol.Seated:
+    async def join(self, name: str, label: str | None = None, code: str | None = None) -> protocol.Seated:
         await self.hello()
-        await self.send(protocol.Join(name=name, colour=colour, code=code))
+        await self.send(protocol.Join(name=name, label=label, code=code))
         seated = await self.expect(protocol.Seated)
         await self.expect(protocol.Snapshot)
         return seated
@@ -127,9 +158,7 @@ class Client:
                   token: str | None = None) -> str:
         id = id or f"a{next(self._ids)}"
         await self.send(protocol.Act(id=id, version=self.version if version is None else version,
-                                     token=self.token if token is None else token,
-                                     action=from_engine(action) if not isinstance(
-                                         action, (protocol.PlaceAction, protocol.ScoutAction)) else action))
+                                     token=self.token if token is None else token, action=action))
         return id
 
     async def reply(self, id: str) -> Any:
@@ -140,22 +169,37 @@ class Client:
                 return message
 
     def my_turn(self) -> bool:
-        return self.game is not None and not self.game.is_over and self.game.current_player == self.colour
+        return self.game is not None and not self.game.is_over and self.game.current_player == self.label
+
+    def waited_for(self) -> bool:
+        """Whether the table's pause waits for this seat."""
+        return self.lobby is not None and self.lobby.pause is not None and any(
+            s.waiting and s.label == self.label for s in self.lobby.seats)
 
     async def play_randomly(self, rng: random.Random) -> None:
         """Play random legal actions on this seat's turns until the game ends."""
         while True:
-            await self.until(lambda: self.game is not None and (self.game.is_over or self.my_turn()))
+            await self.until(lambda: self.game is not None and (self.game.is_over or self.my_turn()
+                                                                 or self.waited_for()))
             if self.game.is_over:
                 return
+            if self.waited_for():
+                await self.send(protocol.Continue())
+                await self.until(lambda: not self.waited_for())
+                continue
+            if self.lobby.pause is not None:
+                await self.until(lambda: self.lobby.pause is None)
             id = await self.act(rng.choice(self.game.legal_actions()))
             reply = await self.reply(id)
+            if isinstance(reply, protocol.Rejected) and reply.code == "paused":
+                await self.until(lambda: self.lobby.pause is not None)  # the pause's lobby comes next
+                continue
             assert isinstance(reply, protocol.Ack), reply
 
 
 def config(**kw: Any) -> ServerConfig:
-    kw.setdefault("map", MAP2)
-    kw.setdefault("settings", protocol.Settings(players=2, seat_order="seated"))
+    kw.setdefault("prepared", on_map(MAP2))
+    kw.setdefault("settings", hex_settings(2, seat_order="seated"))
     kw.setdefault("seed", 1)
     return ServerConfig(**kw)
 
@@ -180,7 +224,7 @@ async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
         if tcp:
             port = await nursery.start(host.run)
         else:
-            await nursery.start(host.table.run)
+            await nursery.start(run_table, host.table)
 
         async def connect(lockstep: bool = False) -> Client:
             if tcp:

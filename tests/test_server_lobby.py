@@ -2,7 +2,7 @@
 
 import pytest
 import trio
-from test_server_kit import MAP3, config, hosting, seated_pair, started_pair
+from test_server_kit import MAP3, config, hex_settings, hosting, on_map, seated_pair, started_pair
 
 import protocol
 
@@ -27,7 +27,7 @@ async def test_a_seat_dropped_in_the_lobby_is_freed_after_the_lobby_grace(autoju
             dan = await connect()
             seated = await dan.join("Dan")
     assert freed_after == pytest.approx(30.0, abs=0.01)
-    assert seated.colour == "blue" and [s.name for s in host.table.seats] == ["Ada", "Dan"]
+    assert seated.label == "blue" and [s.name for s in host.table.seats] == ["Ada", "Dan"]
 
 
 async def test_a_seat_dropped_in_the_lobby_can_be_reclaimed_within_the_lobby_grace(autojump_clock):
@@ -40,7 +40,7 @@ async def test_a_seat_dropped_in_the_lobby_can_be_reclaimed_within_the_lobby_gra
             back = await connect()
             await back.hello()
             await back.send(protocol.Reclaim(token=bob.token))
-            await back.expect(protocol.Seated, colour="blue")
+            await back.expect(protocol.Seated, label="blue")
             await trio.sleep(60)
             await ada.until(lambda: ada.lobby.seats[1].connected)
     assert [s.name for s in host.table.seats] == ["Ada", "Bob"]
@@ -57,8 +57,8 @@ async def test_a_game_seat_is_still_held_past_the_lobby_grace(autojump_clock):
 
 
 async def test_the_turn_timer_and_stand_ins_play_the_table_s_bot_kind(autojump_clock):
-    settings = protocol.Settings(players=3, turn_timer=15.0, bots=["random", "greedy"], seat_order="seated")
-    async with hosting(config(settings=settings, map=MAP3)) as (host, connect):
+    settings = hex_settings(3, turn_timer=15.0, bots=["random", "greedy"], seat_order="seated")
+    async with hosting(config(settings=settings, prepared=on_map(MAP3))) as (host, connect):
         with trio.fail_after(600):
             ada, bob = await seated_pair(connect)
             await ada.send(protocol.Start())
@@ -68,6 +68,6 @@ async def test_the_turn_timer_and_stand_ins_play_the_table_s_bot_kind(autojump_c
             away = await ada.expect(protocol.Played, version=3)
             await ada.until(lambda: ada.lobby.seats[1].standin)
     assert host.table.standin_kind == "greedy"
-    assert (timed.player, timed.bot) == ("red", "greedy")
-    assert (away.player, away.bot) == ("blue", "greedy")
+    assert (timed.events[0].player, timed.bot) == ("red", "greedy")
+    assert (away.events[0].player, away.bot) == ("blue", "greedy")
     assert ada.lobby.seats[1].bot == "greedy"

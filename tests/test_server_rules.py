@@ -6,10 +6,20 @@ from pathlib import Path
 
 import pytest
 import trio
-from test_server_kit import MAP2, config, hosting, seated_pair, started_pair
+from test_server_kit import (
+    HEX,
+    MAP2,
+    config,
+    hex_settings,
+    hosting,
+    on_map,
+    seated_pair,
+    started_pair,
+)
 
 import protocol
 from waddle import SCOUT, Place
+from waddle.hex.options import BundledMap, HexOptions
 from waddle.hex.record import from_record
 
 
@@ -51,6 +61,45 @@ async def test_every_act_rejection_code_and_nothing_changes(autojump_clock):
             assert table.match.record() == before
 
 
+async def _first_failed_check(failing: tuple[str, str]) -> str:
+    """Send one act that fails both checks of ``failing`` (codes of ``ACT_CHECKS``) and
+    return the code the host answers: the earlier check must win."""
+    async with hosting() as (host, connect):
+        with trio.fail_after(60):
+            ada, bob = await seated_pair(connect)  # Ada (red) acts first: seats in seated order
+            if "not_started" not in failing:
+                await ada.send(protocol.Start())
+                await bob.until(lambda: bob.version == 1)
+            if "game_over" in failing:
+                async with trio.open_nursery() as n:
+                    n.start_soon(ada.play_randomly, random.Random(1))
+                    n.start_soon(bob.play_randomly, random.Random(2))
+            actor = bob if "not_your_turn" in failing and "game_over" not in failing else ada
+            id = await actor.act(Place((99, 99)) if "illegal" in failing else SCOUT,
+                                 token="nope" if "bad_token" in failing else None,
+                                 version=0 if "stale" in failing else None)
+            return (await actor.reply(id)).code
+
+
+@pytest.mark.parametrize("failing", [
+    ("bad_token", "not_started"), ("bad_token", "game_over"), ("bad_token", "not_your_turn"),
+    ("game_over", "not_your_turn"), ("game_over", "stale"), ("not_your_turn", "illegal"),
+    ("not_your_turn", "stale"), ("illegal", "stale"),
+])
+async def test_the_act_checks_run_in_the_documented_order(autojump_clock, failing):
+    # ACT_CHECKS is the order docs/protocol.md documents; each pair here fails both checks
+    assert list(failing) == sorted(failing, key=protocol.ACT_CHECKS.index)
+    assert await _first_failed_check(failing) == failing[0]
+
+
+def test_the_documented_check_table_follows_act_checks():
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = [line for line in doc.split("## Actions and the check order")[1].split("\n## ")[0]
+             .splitlines() if line.startswith("| ") and "`" in line]
+    codes = [line.split("|")[3].strip().strip("`") for line in table]
+    assert [c for c in codes if c in protocol.ACT_CHECKS] == list(protocol.ACT_CHECKS)
+
+
 async def test_game_over_rejection(autojump_clock):
     async with hosting() as (host, connect):
         with trio.fail_after(30):
@@ -64,11 +113,11 @@ async def test_game_over_rejection(autojump_clock):
 
 
 async def test_a_bundled_map_is_refused_for_more_players_than_it_suits(autojump_clock):
-    async with hosting(config(map=None)) as (host, connect):
+    async with hosting(config(prepared=None)) as (host, connect):
         with trio.fail_after(20):
             ada = await connect()
             await ada.join("Ada")
-            await ada.send(protocol.Configure(settings=protocol.Settings(players=5, map=protocol.BundledMap(name="lagoon"))))
+            await ada.send(protocol.Configure(settings=hex_settings(5, map=BundledMap(name="lagoon"))))
             reply = await ada.expect(protocol.Rejected)
             assert reply.code == "bad_settings" and "'lagoon' is for 2 to 3 players, not 5" in reply.message
             assert host.table.settings.players == 2
@@ -96,14 +145,14 @@ async def test_lobby_rejections(autojump_clock):
             await ada.send(protocol.Start())
             reply = await ada.expect(protocol.Rejected)
             assert reply.code == "cannot_start" and "no bots" in reply.message
-            await ada.send(protocol.Configure(settings=protocol.Settings(players=2, map=protocol.BundledMap(name="no-such-map"))))
+            await ada.send(protocol.Configure(settings=hex_settings(2, map=BundledMap(name="no-such-map"))))
             assert (await ada.expect(protocol.Rejected)).code == "bad_settings"
             bob, cy = await connect(), await connect()
             await bob.join("Bob", code="fjord")
             await cy.hello()
             await cy.send(protocol.Join(name="Cy", code="fjord"))
             assert (await cy.expect(protocol.Rejected)).code == "table_full"
-            await ada.send(protocol.Configure(settings=protocol.Settings(players=2)))
+            await ada.send(protocol.Configure(settings=hex_settings(2)))
             await ada.expect(protocol.Lobby)
             await bob.send(protocol.Start())
             assert (await bob.expect(protocol.Rejected)).code == "not_owner"
@@ -112,7 +161,7 @@ async def test_lobby_rejections(autojump_clock):
             assert (await cy.expect(protocol.Rejected)).code == "started"
             await ada.send(protocol.Ready())
             assert (await ada.expect(protocol.Rejected)).code == "started"
-            await ada.send(protocol.Configure(settings=protocol.Settings()))
+            await ada.send(protocol.Configure(settings=hex_settings()))
             assert (await ada.expect(protocol.Rejected)).code == "started"
             await cy.send(protocol.Reclaim(token="not-a-token", last_version=0))
             assert (await cy.expect(protocol.Rejected)).code == "bad_token"
@@ -156,10 +205,10 @@ async def test_reconnect_gets_exactly_the_missed_events_and_resends_safely(autoj
             missed = host.table.version - seen
             assert missed >= 1
             back = await connect()
-            back.game, back.version, back.colour = ada.game, ada.version, ada.colour
+            back.view, back.version, back.label = ada.view, ada.version, ada.label
             await back.hello()
             await back.send(protocol.Reclaim(token=ada.token, last_version=seen))
-            await back.expect(protocol.Seated, colour=ada.colour)
+            await back.expect(protocol.Seated, label=ada.label)
             await back.until(lambda: back.version == host.table.version)
             # resending the already-acknowledged action with the same id: acknowledged, not replayed
             await back.act(place, id="p1", version=seen - 1)
@@ -182,7 +231,7 @@ async def test_reclaim_from_version_zero_or_unknown_gets_a_snapshot(autojump_clo
                 await again.hello()
                 await again.send(protocol.Reclaim(token=bob.token, last_version=last))
                 snap = await again.expect(protocol.Snapshot)
-                assert snap.version == 2 and from_record(snap.record).moves == host.table.match.game.moves
+                assert snap.version == 2 and HEX.follow(snap.view, None).game.moves == host.table.match.game.moves
                 # the old connection is told it was replaced
                 old = bob
                 assert (await old.expect(protocol.Closing)).code == "replaced"
@@ -235,10 +284,10 @@ async def test_resume_after_the_host_is_killed_mid_game(tmp_path, autojump_clock
             back_a, back_b = await connect(), await connect()
             for back, old in ((back_a, ada), (back_b, bob)):
                 assert (await back.hello()).phase == "playing"
-                back.game, back.version = old.game, old.version
+                back.view, back.version = old.view, old.version
                 await back.send(protocol.Reclaim(token=old.token, last_version=old.version))
-                await back.expect(protocol.Seated, colour=old.colour, name=old.lobby.seats[
-                    [s.colour for s in old.lobby.seats].index(old.colour)].name)
+                await back.expect(protocol.Seated, label=old.label, name=old.lobby.seats[
+                    [s.label for s in old.lobby.seats].index(old.label)].name)
             async with trio.open_nursery() as n:
                 n.start_soon(back_a.play_randomly, random.Random(7))
                 n.start_soon(back_b.play_randomly, random.Random(8))
@@ -257,8 +306,7 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
         with pytest.raises(RecordError, match="bad.json"):
             Host(config(resume=bad))
     # a plain game record (no "host" part) is not a host's save file
-    from server.match import Match
-    game = Match.new(protocol.Settings(players=2, seat_order="seated"), ["red", "blue"], MAP2)
+    game = HEX.new_match(on_map(MAP2), HexOptions(), ["red", "blue"])
     bad.write_text(json.dumps(game.record()))
     with pytest.raises(RecordError, match=r"bad.json is a game record, not a host save file: resume needs "
                                           r"the file written by the host's --save$"):
@@ -287,13 +335,35 @@ async def test_a_returning_spectator_gets_exactly_the_missed_events(autojump_clo
             await bob.act(bob.game.legal_actions()[0])
             await ada.until(lambda: ada.version == 3)
             back = await connect()
-            back.game, back.version = eve.game, eve.version
+            back.view, back.version = eve.view, eve.version
             await back.hello()
             await back.send(protocol.Watch(name="Eve", last_version=eve.version))
             await back.expect(protocol.Watching)
             await back.expect(protocol.Lobby)
-            await back.send(protocol.Act(id="x", version=3, token="", action=protocol.ScoutAction()))
+            await back.send(protocol.Act(id="x", version=3, token="", action=SCOUT))
             reply = await back.reply("x")
     assert [m.version for m in back.of(protocol.Played)] == [2, 3]
     assert not back.of(protocol.Snapshot) and back.game.moves == host.table.match.game.moves
     assert reply.code == "bad_token"  # spectators cannot act
+
+
+async def test_a_save_written_by_protocol_1_resumes_and_its_seat_is_reclaimed(tmp_path, autojump_clock):
+    # tests/data/save-files/protocol-1.json: written by the host before protocol 2 (seats by
+    # colour, the hex options among the settings: real-time score on), 6 actions in, Ada
+    # (red) against a bot
+    old = json.loads((Path(__file__).parent / "data" / "save-files" / "protocol-1.json").read_text())
+    save = tmp_path / "old.json"
+    save.write_text(json.dumps(old))
+    async with hosting(config(resume=save, prepared=None)) as (host, connect):
+        table = host.table
+        assert table.phase == "playing" and table.version == 1 + len(old["actions"]) == 7
+        assert [s.label for s in table.seats] == ["red", "blue"] and table.settings.players == 2
+        with trio.fail_after(20):
+            ada = await connect()
+            await ada.hello()
+            await ada.send(protocol.Reclaim(token=old["host"]["seats"][0]["token"], last_version=0))
+            await ada.expect(protocol.Seated, label="red", name="Ada")
+            snapshot = await ada.expect(protocol.Snapshot)
+    assert len(snapshot.view.moves) == 6
+    assert snapshot.lobby.settings.options == HexOptions(realtime_score=True)  # moved into options
+    assert snapshot.lobby.settings.bots == ["random"]

@@ -18,12 +18,14 @@ from prompt_toolkit.output import DummyOutput
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.utils import get_cwidth
 
-from client.ui.app import WaddleApp, run_app, step_cursor
-from client.ui.remote import RemoteSession
-from protocol.messages import Settings, StandardMap
+from client.games.hex.ui import step_cursor
+from client.ui.app import WaddleApp, run_app
+from client.ui.session import RemoteSession
+from protocol.messages import Settings
 from server.host import Host, ServerConfig
 from waddle import SCOUT
 from waddle.hex.bundled import bundled_maps
+from waddle.hex.options import HexOptions, StandardMap
 
 TIMEOUT = 20
 
@@ -158,7 +160,7 @@ class Driver:
                             return
                     await self.rendered.wait()
         except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what} ({self.state.notice!r}):\n{self.text()}") from None
+            raise AssertionError(f"timed out waiting for {what} ({self.app.ui.notice!r}):\n{self.text()}") from None
 
     async def shows(self, *texts):
         await self.until(lambda: all(t in self.text() for t in texts), f"{texts}")
@@ -173,8 +175,8 @@ def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, t
     to ``screen`` (default: a dummy output of ``columns`` x ``rows``), then quit; return
     the session."""
     if session is None:
-        settings = Settings(players=players, map=StandardMap(seed=5), bots=[bots] * (players - 1),
-                            realtime_score=True)
+        settings = Settings(players=players, bots=[bots] * (players - 1),
+                            options=HexOptions(map=StandardMap(seed=5), realtime_score=True))
         save = tmp / "game.json" if tmp else None
         server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2, save=save))
         session = RemoteSession("127.0.0.1", 0, client_options={"name": name}, server=server,
@@ -216,7 +218,7 @@ async def first_turn(driver) -> int:
     """Start the game, wait for the player's first turn; the number of actions played."""
     await start(driver)
     await driver.until(lambda: driver.state.my_turn and "YOUR TURN" in driver.text(), "my turn")
-    return len(driver.state.game)
+    return len(driver.state.view.game)
 
 
 def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
@@ -226,16 +228,16 @@ def test_lobby_shows_seats_and_the_owner_changes_settings_then_starts(tmp_path):
         await d.until(lambda: d.state.settings.players == 2, "two players")
         assert d.text().count("random bot") == 1
         d.keys("\x1b[B\x1b[C")  # down to "Map", right: the first bundled map
-        await d.until(lambda: getattr(d.state.settings.map, "name", None) == bundled_maps()[0], "a bundled map")
+        await d.until(lambda: getattr(d.state.settings.options.map, "name", None) == bundled_maps()[0], "a bundled map")
         d.keys("\x1b[D\x1b[B\x1b[C")  # back to standard; down to "Layout", right: seed 0
-        await d.until(lambda: getattr(d.state.settings.map, "seed", None) == 0, "layout seed 0")
+        await d.until(lambda: getattr(d.state.settings.options.map, "seed", None) == 0, "layout seed 0")
         d.keys("\x1b[B\x1b[C")  # down to "Mirror match", right: on
-        await d.until(lambda: d.state.settings.mirror_match, "mirror match on")
+        await d.until(lambda: d.state.settings.options.mirror_match, "mirror match on")
         await d.shows("Mirror match          on")
         d.keys("\x1b[B\x1b[B\x1b[C")  # turn timer: 30 s
         await d.until(lambda: d.state.settings.turn_timer == 30, "the timer")
         await start(d)
-        assert d.state.game.mirror_match and len(d.state.game.players) == 2
+        assert d.state.view.game.mirror_match and len(d.state.view.game.players) == 2
         await d.shows("half 1 of 2")
 
     play(test, tmp=tmp_path)
@@ -250,43 +252,43 @@ async def play_to_the_end(driver):
             d.state.my_turn and "YOUR TURN" in d.text()), "my turn or the end")
         if d.state.phase == "finished":
             break
-        moves = len(d.state.game)
+        moves = len(d.state.view.game)
         d.keys("\r")
-        await d.until(lambda moves=moves: len(d.state.game) > moves, "my move applied")
+        await d.until(lambda moves=moves: len(d.state.view.game) > moves, "my move applied")
 
 
 def test_a_full_game_against_bots_to_the_score_table(tmp_path):
     async def test(d):
         await play_to_the_end(d)
         await d.shows("GAME OVER", "waddles pools total", "Record:")
-        result = d.state.game.result()
-        for colour in d.state.game.players:
+        result = d.state.view.game.result()
+        for colour in d.state.view.game.players:
             assert str(result.scores[colour].total) in d.text()
-        assert ("{" in d.text()) == any(w.player == d.state.game.players[0]
+        assert ("{" in d.text()) == any(w.player == d.state.view.game.players[0]
                                         for w in result.halves[-1].waddles)
         d.keys("\t")
-        await d.until(lambda: d.app.ui.shown == 1, "the next player's waddles")
-        record = json.loads(Path(d.state.record_path).read_text())
-        assert len(record["actions"]) == len(d.state.game)
+        await d.until(lambda: d.app.controller.view.shown == 1, "the next player's waddles")
+        record = json.loads(Path(d.session.record_path).read_text())
+        assert len(record["actions"]) == len(d.state.view.game)
         d.keys("q")  # a finished game quits without asking
 
     session = play(test, tmp=tmp_path)
-    assert session.state.game.is_over
+    assert session.state.view.game.is_over
 
 
 def test_scout_asks_for_confirmation():
     async def test(d):
         moves = await first_turn(d)
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B: no more places this round, first next round? y/n")
         d.keys("n")
-        await d.until(lambda: "Scout ahead?" not in d.text(), "the question closed")
-        assert len(d.state.game) == moves
+        await d.until(lambda: "Scout to" not in d.text(), "the question closed")
+        assert len(d.state.view.game) == moves
         d.keys("s")
-        await d.shows("Scout ahead?")
+        await d.shows("Scout to track B")
         d.keys("y")
-        await d.until(lambda: len(d.state.game) > moves, "the scout applied")
-        assert d.state.game.moves[moves] == ("red", SCOUT)
+        await d.until(lambda: len(d.state.view.game) > moves, "the scout applied")
+        assert d.state.view.game.moves[moves] == ("red", SCOUT)
 
     play(test)
 
@@ -294,7 +296,9 @@ def test_scout_asks_for_confirmation():
 def test_help_opens_and_any_key_closes_it():
     async def test(d):
         d.keys("?")
-        await d.shows("Keys", "scout (asks to confirm)", "Press any key")
+        await d.shows("Keys", "scout (asks", "Tab: next page")
+        d.keys("\t")
+        await d.shows("Rules", "Your turn:")
         d.keys("x")
         await d.shows("Seats")
         await start(d)
@@ -309,11 +313,11 @@ def test_help_opens_and_any_key_closes_it():
 def test_resize_to_a_large_window_draws_bigger_cells_and_too_small_shows_a_message():
     async def test(d):
         await start(d)
-        small = d.app._frame().board.size
+        small = d.app._frame().board
         d.screen.size = Size(rows=60, columns=200)
         d.app.application.invalidate()
         await d.until(lambda: d.app._frame().board is not None
-                      and d.app._frame().board.size.width > small.width, "bigger cells")
+                      and d.app._frame().board.width > small.width, "bigger cells")
         d.screen.size = Size(rows=10, columns=40)
         d.app.application.invalidate()
         await d.shows("too small")
@@ -346,6 +350,22 @@ def test_quitting_after_the_window_grew_leaves_the_alternate_screen_blank(tmp_pa
     assert screen.terminal.left_alternate.strip() == ""
 
 
+def test_ctrl_l_draws_the_whole_screen_again_after_stray_output():
+    screen = TerminalScreen(80, 24)
+
+    async def test(d):
+        await start(d)
+        await d.until(lambda: "Track A" in screen.terminal.text(), "the game on the terminal")
+        screen.terminal.write("\x1b[5;50Hstray output from somewhere\x1b[12;1Hmore of it")
+        assert "stray output" in screen.terminal.text()
+        d.keys("\x0c")  # Ctrl-L
+        await d.until(lambda: "stray output" not in screen.terminal.text()
+                      and "more of it" not in screen.terminal.text()
+                      and "Track A" in screen.terminal.text(), "the screen drawn again")
+
+    play(test, screen=screen)
+
+
 def test_too_small_names_the_smallest_window_that_shows_this_map():
     async def test(d):
         await start(d)
@@ -372,9 +392,9 @@ def test_double_toggle_places_a_double():
         d.keys("d")
         await d.shows("double ON")
         d.keys("\x1b[C\r")
-        await d.until(lambda: len(d.state.game) > moves, "the double applied")
-        assert d.state.game.moves[moves][1].double
-        assert d.state.game.doubles_left("red") == 1
+        await d.until(lambda: len(d.state.view.game) > moves, "the double applied")
+        assert d.state.view.game.moves[moves][1].double
+        assert d.state.view.game.doubles_left("red") == 1
 
     play(test)
 
@@ -387,7 +407,7 @@ def test_chat_line_is_sent_and_user_text_is_cleaned():
         await d.shows("say:")
         d.keys("hello table\r")
         await d.shows("hello table")
-        assert d.state.chat[-1][2] == "hello table"
+        assert d.state.chat[-1].text == "hello table"
 
     play(test, name="evil\x1b[2J\u202ename")
 
@@ -452,11 +472,11 @@ def test_a_mouse_click_on_a_legal_hex_places_there():
         lines = d.text().split("\n")
         y, x = next((y, line.index("+")) for y, line in enumerate(lines) if "+" in line)
         d.keys(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")  # SGR press, release
-        await d.until(lambda: len(d.state.game) > moves, "the click placed")
-        player, action = d.state.game.moves[moves]
+        await d.until(lambda: len(d.state.view.game) > moves, "the click placed")
+        player, action = d.state.view.game.moves[moves]
         board = d.app._frame().board
-        pad = (d.screen.size.rows - 2 - len(board.lines)) // 2
-        assert player == "red" and board.hex_at(x, y - 1 - pad) == action.hex
+        pad = (d.screen.size.rows - 2 - board.height) // 2
+        assert player == "red" and board.at(x, y - 1 - pad) == action.hex
 
     play(test)
 
@@ -497,20 +517,20 @@ def test_waddle_play_seats_you_against_the_bots_asked_for(monkeypatch, tmp_path)
         await d.shows("Zed (you)", "greedy bot at the start")
         await start(d)
         assert sorted(s.bot or "you" for s in d.state.seats) == ["greedy", "greedy", "you"]
-        assert d.state.settings.realtime_score
+        assert d.state.settings.options.realtime_score
 
     play(test, session=session)
 
 
 def test_a_spectator_sees_the_lobby_marked_watching_and_quits_without_a_question():
-    settings = Settings(players=2, bots=["random"])
+    settings = Settings(players=2, bots=["random"], options=HexOptions())
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings))
     session = RemoteSession("127.0.0.1", 0, client_options={"name": "Eve", "watch": True},
                             server=server)
 
     async def test(d):
         await d.shows("(watching)", "watching  c chat")
-        assert d.state.my_seat is None and not d.state.is_owner
+        assert d.state.seat is None and not d.state.is_owner
         d.keys("q")
         async with asyncio.timeout(TIMEOUT):
             await asyncio.shield(d.task)
@@ -519,9 +539,37 @@ def test_a_spectator_sees_the_lobby_marked_watching_and_quits_without_a_question
 
 
 def test_names_are_fitted_by_terminal_columns_so_wide_characters_keep_the_columns():
-    from client.ui.panels import fit
+    from client.ui.text import fit
 
     assert fit("ab", 4) == "ab  "
-    assert fit("企鹅x", 4) == "企鹅"
-    assert fit("企鹅", 3) == "企 "
-    assert fit("abcdef", 3) == "abc"
+    assert fit("企鹅x", 4) == "企… "  # cut: an ellipsis takes the last column
+    assert fit("企鹅", 3) == "企…"
+    assert fit("abcdef", 3) == "ab…"
+    assert fit("abcdef", 3, ascii=True) == "ab~"
+
+
+def test_half_time_keeps_the_first_half_on_screen_until_a_key():
+    settings = Settings(players=2, bots=["random"],
+                        options=HexOptions(map=StandardMap(seed=5), mirror_match=True))
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice"}, server=server)
+
+    async def test(d):
+        await start(d)
+        while d.state.pause is None:
+            await d.until(lambda: d.state.pause is not None or (
+                d.state.my_turn and "YOUR TURN" in d.text()), "my turn or half-time")
+            if d.state.pause is None:
+                moves = len(d.state.view.game)
+                d.keys("\r")
+                await d.until(lambda moves=moves: len(d.state.view.game) > moves or d.state.pause, "my move")
+        await d.shows("HALF-TIME", "any key goes on to half 2", "Half 1 is over")
+        half = d.state.view.game.moves_of_half(1)
+        assert d.state.view.game.half == 2 and d.text().count("waddles pools total") == 1
+        assert len(d.state.view.game.moves_of_half(2)) == 0  # nobody plays meanwhile, not even the bot
+        d.keys("x")
+        await d.until(lambda: d.state.pause is None, "the second half")
+        await d.until(lambda: "HALF-TIME" not in d.text() and "half 2 of 2" in d.text(), "half 2 on screen")
+        assert d.state.view.game.moves_of_half(1) == half
+
+    play(test, session=session)

@@ -5,7 +5,7 @@ import random
 import pytest
 from test_ui_maps import flower_map
 
-from client.ui.board import SIZES, CellSize, board_extent, fit, render_board
+from client.games.hex.board import SIZES, CellSize, board_extent, fit, render_board
 from waddle import Game, Place
 from waddle.hex.tiles import standard_map
 
@@ -150,7 +150,7 @@ def test_the_last_placement_is_styled_but_adds_no_characters():
     game = played(3, 2, moves=5)
     hex = [a.hex for _, a in game.moves if isinstance(a, Place)][-1]
     plain = render_board(game.map, game.tokens, width=120, height=40)
-    marked = render_board(game.map, game.tokens, width=120, height=40, last=hex)
+    marked = render_board(game.map, game.tokens, width=120, height=40, last={hex})
     assert marked.text() == plain.text()
     styled = "".join(f[1] for f in marked.fragments() if "class:last" in f[0])
     assert LETTER[game.tokens[hex][0]] in styled

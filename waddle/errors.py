@@ -24,3 +24,8 @@ class RecordError(ValueError):
 class ViewError(ValueError):
     """Events or view data that do not follow from what a view knows (a client out of step
     with its host: it should ask for a fresh view). The message says where they part."""
+
+
+class DeckError(ValueError):
+    """A deck of Waddle Downtown cards that cannot be played. The message names the file,
+    the card (its number and name) and the field."""

@@ -15,6 +15,11 @@ A game plugs into the host, the protocol and the clients by implementing three c
   from the match's view data, kept current by the redacted events; what a client's
   screen and bots read.
 
+Take-backs are optional: :meth:`Match.check_undo` and :meth:`Match.undo` take back a
+seat's own last action (Board Game Arena's policy: as long as nobody has acted since),
+and :meth:`View.undo` follows; a game whose actions reveal secrets (a card drawn) keeps
+the defaults, which refuse every take-back.
+
 An **audience** is a seat number, or ``None`` for a spectator. Rulesets are found by
 name in a registry (:func:`get_ruleset`); the built-in ones are imported on first use.
 Nothing here does I/O but :meth:`Ruleset.prepare`, which may read a map or deck file.
@@ -30,11 +35,13 @@ from typing import Any, ClassVar, Protocol
 
 import msgspec
 
+from waddle.errors import IllegalActionError, ViewError
+
 #: An audience: a seat number, or ``None`` for a spectator.
 Audience = int | None
 
 #: The built-in rulesets: name -> the module whose ``RULESET`` it is.
-BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset"}
+BUILT_IN: dict[str, str] = {"hex": "waddle.hex.ruleset", "downtown": "waddle.downtown.ruleset"}
 #: The ruleset a host plays unless told otherwise.
 DEFAULT_RULESET = "hex"
 
@@ -117,6 +124,33 @@ class Match(ABC):
             waddle.errors.IllegalActionError: see :meth:`check`; nothing changed.
         """
 
+    def check_undo(self, seat: int) -> None:
+        """Do nothing if ``seat`` may take back its last action now (the game's policy).
+
+        The default: never (a game whose actions reveal secrets keeps it).
+
+        Raises:
+            waddle.errors.IllegalActionError: naming why not.
+        """
+        raise IllegalActionError(f"{self.ruleset.title} has no take-backs")
+
+    def undo(self, seat: int) -> list[Any]:
+        """Take back ``seat``'s last action; return the events saying so (what
+        :meth:`View.undo` follows). The match is exactly as it was before that action.
+
+        Raises:
+            waddle.errors.IllegalActionError: see :meth:`check_undo`; nothing changed.
+        """
+        self.check_undo(seat)
+        raise NotImplementedError  # a game that allows take-backs overrides both
+
+    def pause_after(self, events: list[Any]) -> str | None:
+        """What the table should pause for after an action that caused ``events``: a
+        name for people (the hex game: ``"half-time"`` once the first half of a mirror
+        match ended), or ``None`` to play on. The host holds the game until every
+        person says to go on, or a short timeout (``docs/protocol.md``, Pauses)."""
+        return None
+
     def redact(self, events: list[Any], audience: Audience) -> list[Any]:
         """``events`` as ``audience`` may see them. A game without secrets returns
         ``events`` itself for every audience, so the host encodes them once."""
@@ -163,6 +197,19 @@ class View(ABC):
                 view is unchanged; the client should ask for a fresh view).
         """
 
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may take back its last action now, as far as this view knows
+        (the host decides; the default: never)."""
+        return False
+
+    def undo(self, events: list[Any]) -> None:
+        """Follow the events of a take-back (:meth:`Match.undo`); the default refuses.
+
+        Raises:
+            waddle.errors.ViewError: they do not follow (the view is unchanged).
+        """
+        raise ViewError("this game has no take-backs")
+
     @property
     @abstractmethod
     def is_over(self) -> bool:
@@ -203,16 +250,19 @@ class Ruleset(ABC):
     view_type: ClassVar[Any]
     #: The bot kinds :meth:`make_bot` makes, the default first.
     bots: ClassVar[tuple[str, ...]]
+    #: The bot kinds among :attr:`bots` that search and so take a ``seconds`` budget a move.
+    timed_bots: ClassVar[tuple[str, ...]] = ()
     #: The ``format`` field of the game's records.
     record_format: ClassVar[str]
 
     @abstractmethod
     def check_options(self, options: Any, players: int, *, prepared: Prepared | None = None,
-                      from_peer: bool = False) -> None:
+                      from_peer: bool = False, host: Any = None) -> None:
         """Raise ``ValueError`` (the message says why) if ``options`` cannot be played
         by ``players`` players: ``prepared``, when given, is what the host made ready
         itself (then used instead of what ``options`` choose); ``from_peer``: the options
-        came from a client (the owner's ``configure``), which may not name files on the host."""
+        came from a client (the owner's ``configure``), which may not name files on the
+        host, but may keep a file ``host`` (the options the host itself chose) names."""
 
     @abstractmethod
     def prepare(self, options: Any, players: int, seed: int | None) -> Prepared:
@@ -240,8 +290,9 @@ class Ruleset(ABC):
         """
 
     @abstractmethod
-    def follow(self, data: Any, audience: Audience) -> View:
-        """A view for ``audience`` from the view data a match gave it.
+    def follow(self, data: Any, label: str | None) -> View:
+        """A view from the view data a match gave to the seat labelled ``label`` (``None``,
+        or a label not in the game: a spectator's).
 
         Raises:
             waddle.errors.ViewError: the data does not describe a game of this ruleset.
@@ -254,6 +305,12 @@ class Ruleset(ABC):
         Raises:
             ValueError: an unknown kind (naming the known ones) or bad options.
         """
+
+    def reseeded(self, options: Any, seed: int) -> Any:
+        """``options`` for another game like the last, made afresh from ``seed`` (a
+        rematch: the hex game gives a standard map the new seed). The default: the same
+        options."""
+        return options
 
     def check_bots(self, kinds: Sequence[str]) -> None:
         """Raise ``ValueError`` naming the first of ``kinds`` that is not a bot of this game."""

@@ -44,7 +44,7 @@ def run_ui(session, args) -> int:
     from client.ui import options
 
     status = options.run_ui(session, args)
-    path = session.state.record_path
+    path = session.record_path
     if path:
         print(f"record saved to {path}  (see it again: waddle replay {path})")
     return status

@@ -1,8 +1,8 @@
 """``waddle bot HOST:PORT --name N --strategy KIND``: a headless bot client.
 
 Joins the table at HOST:PORT (or reclaims a seat with ``--token``), says it is ready,
-plays every turn of its seat with a built-in bot (``waddle.hex.bots``) and prints its moves
-and the final scores. Reconnects by itself if the link drops. The seat's token is
+plays every turn of its seat with one of the game's built-in bots (the game is the
+host's, or ``--game``) and prints its moves and the final scores. Reconnects by itself if the link drops. The seat's token is
 remembered (:mod:`client.seats`, never printed): run it again with the same address and
 ``--name`` and it takes its seat back.
 """
@@ -13,17 +13,26 @@ import argparse
 
 from client.cli import seconds
 
-STRATEGIES = ("random", "greedy", "search")
+
+def strategies() -> tuple[str, ...]:
+    """Every bot kind of any game, sorted."""
+    from waddle.ruleset import rulesets
+
+    return tuple(sorted({kind for ruleset in rulesets().values() for kind in ruleset.bots}))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from waddle.ruleset import BUILT_IN
+
     parser.add_argument("address", metavar="HOST:PORT", help="the host, e.g. 127.0.0.1:7777")
     parser.add_argument("--name", default="bot", help="the bot's name at the table (default: bot)")
-    parser.add_argument("--strategy", default="greedy", choices=STRATEGIES,
-                        help="which built-in bot plays (default: greedy)")
+    parser.add_argument("--game", choices=tuple(BUILT_IN),
+                        help="play only this game (default: whatever the host plays)")
+    parser.add_argument("--strategy", default="greedy", choices=strategies(),
+                        help="which of the game's built-in bots plays (default: greedy)")
     parser.add_argument("--code", help="the table's join code, if it has one")
-    parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
-                        help="preferred colour (default: the first free one)")
+    parser.add_argument("--colour", metavar="COLOUR",
+                        help="preferred seat colour (default: the first free one)")
     parser.add_argument("--token", help="reclaim the seat with this token (default: the seat "
                                         "remembered for this address and --name, else join)")
     parser.add_argument("--seed", type=int, help="seed for the bot's choices")
@@ -40,39 +49,48 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from client.address import parse_address
-    from waddle.hex.bots import make_bot
 
     host, port = parse_address(args.address)
-    options = {"seconds": args.seconds} if args.strategy == "search" else {}
-    bot = make_bot(args.strategy, args.seed, **options)
-    return trio.run(_play, host, port, bot, args)
+    return trio.run(_play, host, port, args)
 
 
-async def _play(host: str, port: int, bot, args: argparse.Namespace) -> int:
+def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
+    """A bot of ``kind`` for ``ruleset``'s game (a search bot with ``seconds`` a move).
+
+    Raises:
+        ValueError: the game has no such bot.
+    """
+    return ruleset.make_bot(kind, seed, **({"seconds": seconds} if kind in ruleset.timed_bots else {}))
+
+
+async def _play(host: str, port: int, args: argparse.Namespace) -> int:
+    import functools
+
     import trio
 
     from client.botplay import play, start_when_full
     from client.cli import UserError
     from client.core import ClientError, connect
-    from client.report import score_lines
+    from client.games import part
     from client.seats import SeatStore
 
     try:
-        async with connect(host, port, name=args.name, colour=args.colour, code=args.code,
-                           token=args.token, software=f"waddle-bot/{args.strategy}",
+        async with connect(host, port, name=args.name, label=args.colour, code=args.code,
+                           game=args.game, token=args.token, software=f"waddle-bot/{args.strategy}",
                            seat_store=SeatStore()) as client:
             state = client.state
+            bot = make_bot(state.ruleset, args.strategy, args.seed, args.seconds)
             if not args.quiet:
-                print(f"seated as {state.colour} ({state.name})", flush=True)
+                print(f"seated as {state.label} ({state.name}) at {state.ruleset.title}", flush=True)
             if args.start:
                 await start_when_full(client, on_refused=print_refusal)
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
-                    nursery.start_soon(print_moves, client)
+                    await nursery.start(functools.partial(print_moves, client))
                 await play(client, bot, ready=not args.start,
                            on_rejected=lambda exc: print(f"rejected: {exc}"))
-                nursery.cancel_scope.cancel()
-            print("\n".join(score_lines(state.game, state.seat_name)))
+            text = part(state.ruleset.name, "text")
+            print("\n".join(text.score_lines(state.outcome(), state.view.labels, state.name_of)))
     except ClientError as exc:
         raise UserError(str(exc)) from None
     return 0
@@ -86,8 +104,10 @@ def print_refusal(rejected) -> None:
           f"starting once every seat is filled", flush=True)
 
 
-async def print_moves(client) -> None:
-    """Print every ``played`` event of ``client`` as a line, as it arrives.
+async def print_moves(client, *, task_status=None) -> None:
+    """Print every ``played`` (and, in a game with take-backs, ``undone``) event of
+    ``client`` as a line, as it arrives, until the game is over; for ``nursery.start``
+    (started once it follows the events).
 
     If the output's reader goes away (``waddle demo | head``), standard output is sent
     to the null device from then on and the game plays on.
@@ -95,13 +115,23 @@ async def print_moves(client) -> None:
     import os
     import sys
 
-    from client.report import describe_played
-    from protocol import Played
+    from client.games import part
+    from protocol import Played, Undone
 
-    async for message in client.events():
-        if isinstance(message, Played):
+    text = part(client.state.ruleset.name, "text")
+    lines = {Played: text.move_line, Undone: getattr(text, "undo_line", None)}
+    events = client.events()
+    if task_status is not None:
+        task_status.started()
+    if client.state.finished:
+        return
+    async for message in events:
+        line = lines.get(type(message))
+        if line is not None:
             try:
-                print(describe_played(message, client.state.seat_name), flush=True)
+                print(line(message, client.state.view.labels, client.state.name_of), flush=True)
             except BrokenPipeError:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return
+        if client.state.finished:
+            return

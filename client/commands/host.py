@@ -25,8 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the host's log (at --log-level) to FILE; the screen is the UI's")
     parser.add_argument("--name", default=os.environ.get("USER") or "host",
                         help="your name (default: your login name)")
-    parser.add_argument("--colour", choices=("red", "blue", "yellow", "green", "purple"),
-                        help="your colour (default: the first free one)")
+    parser.add_argument("--colour", metavar="COLOUR",
+                        help="your seat colour (default: the first free one)")
     options.add_arguments(parser)
 
 
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from client.address import check_port
-    from client.ui.remote import RemoteSession
+    from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
 
@@ -44,13 +44,14 @@ def run(args: argparse.Namespace) -> int:
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
-                               lobby_grace=args.lobby_grace, seed=args.seed))
+                               lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
+                               bot_delay=args.pace))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:
         check_writable(server.table.save_path)
     tune_gc()  # this process hosts: see server.tuning
-    client_options = {"name": options.check_name(args.name), "colour": args.colour, "code": code}
+    client_options = {"name": options.check_name(args.name), "label": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)
     local = "127.0.0.1" if args.address in ("0.0.0.0", "") else args.address
@@ -67,7 +68,7 @@ def run_ui_then_say_saved(session, args, table) -> int:
     the game is saved and how to continue it (:func:`client.commands.serve.saved_message`,
     shared with ``waddle play``)."""
     status = run_ui(session, args)
-    message = None if session.state.record_path else serve.saved_message(table, "host")
+    message = None if session.record_path else serve.saved_message(table, "host")
     if message:
         print(message, flush=True)
     return status

@@ -2,6 +2,11 @@
 
 Runs a host on 127.0.0.1 (any free port) in this process with a bot in every other
 seat, and the terminal UI as the one human client; the record is saved as the game goes.
+The game (``--game``, the hex game by default) and its options are those of ``waddle
+serve`` and ``waddle host``, with the same defaults
+(:func:`client.commands.serve.add_table_arguments`): the game's own (the hex game: map,
+mirror match, real-time score; Waddle Downtown: single deck, deck file), seed, turn
+timer, seat order and the bots' pace.
 """
 
 from __future__ import annotations
@@ -9,50 +14,45 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.cli import seconds
-from client.commands import check_writable
+from client.commands import check_writable, serve
 from client.ui import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=3, metavar="N",
-                        help="bot opponents, 1 to 4 (default 3)")
+                        help="bot opponents, 1 to 4 (Waddle Downtown: 1 to 3; default 3)")
     parser.add_argument("--strategy", default="greedy", metavar="KIND",
-                        help="the bots' strategy: random, greedy or search (default greedy)")
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed of the map layout and the bots (default: random)")
-    parser.add_argument("--mirror", action="store_true", help="play a mirror match (two halves)")
+                        help="the bots' strategy: random, greedy, search or uct (default greedy)")
+    serve.add_table_arguments(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")
     parser.add_argument("--record", metavar="PATH",
                         help="where to save the game record (default: waddle-play-TIME.json "
                              "in the system's temporary directory)")
-    parser.add_argument("--pace", type=seconds, default=0.5, metavar="SECONDS",
-                        help="pause before each bot move so you can follow (default 0.5)")
     options.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from waddle.hex.bots import BOTS
+    from waddle.ruleset import get_ruleset
 
-    if not 1 <= args.bots <= 4:
-        raise ValueError(f"--bots must be 1 to 4, not {args.bots}")
-    if args.strategy not in BOTS:
-        raise ValueError(f"unknown strategy {args.strategy!r}: expected one of {', '.join(BOTS)}")
+    ruleset = get_ruleset(args.game)
+    low, high = ruleset.players
+    if not low - 1 <= args.bots <= high - 1:
+        raise ValueError(f"--bots must be {low - 1} to {high - 1} for {ruleset.title} "
+                         f"({low} to {high} players), not {args.bots}")
     if args.pace < 0:
         raise ValueError("--pace must not be negative")
-    from client.ui.remote import RemoteSession
-    from protocol.messages import Settings, StandardMap
+    from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
     from server.tuning import tune_gc
 
-    settings = Settings(players=args.bots + 1, map=StandardMap(seed=args.seed),
-                        mirror_match=args.mirror, realtime_score=True,
-                        bots=[args.strategy] * args.bots)
+    players, kinds = args.bots + 1, [args.strategy] * args.bots
+    args.players, args.bots = players, kinds
+    settings = serve.settings_from(args)
     record = args.record or _temporary_record()
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
-                               seed=args.seed, bot_delay=args.pace))
+                               seed=args.seed, bot_delay=args.pace, game=args.game))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)

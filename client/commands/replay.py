@@ -2,68 +2,59 @@
 
 Every action is checked as it is replayed (``docs/records.md``); a bad record gives one
 line naming the file, the place and the problem, exit status 2. ``RECORD`` ``-`` reads
-standard input. With ``--json`` it prints only :func:`result_json` of the position
-reached, on one line.
+standard input. The record's ``format`` names its game (:func:`waddle.ruleset.ruleset_of_record`);
+the game's text module (:mod:`client.games`) prints it. With ``--json`` it prints only the
+game's ``result_json`` of the position reached, on one line.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from waddle import Game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD", help="the game record (JSON); - for standard input")
     parser.add_argument("--json", action="store_true",
-                        help="print only the result: finished, scores, winners, halves")
+                        help="print only the result: finished, scores, winners (the hex game: halves)")
 
 
-def result_json(game: Game) -> dict[str, Any]:
-    """``{"finished": bool, "scores": {player: {"waddles", "pools", "total"}},
-    "winners": [player, ...], "halves": [{player: {"waddles", "pools", "total"}}, ...]}``.
+def load(path: str):
+    """The match a record file (``-``: standard input) reaches.
 
-    ``scores`` are game totals (both halves added in a mirror match), the live score of
-    the position reached if the game is not over; ``winners`` is empty until it is.
-    Players appear in opening turn order.
+    Raises:
+        waddle.errors.RecordError: the file cannot be read, is not JSON, is of no known
+            game or does not replay (naming the file, the place and the problem).
     """
-    result = game.result()
-    return {
-        "finished": result.finished,
-        "scores": {p: s.to_dict() for p, s in result.scores.items()},
-        "winners": list(result.winners),
-        "halves": [{p: s.to_dict() for p, s in sheet.scores.items()} for sheet in result.halves],
-    }
+    import json
+    import sys
+    from pathlib import Path
+
+    from waddle.errors import RecordError
+    from waddle.ruleset import ruleset_of_record, rulesets
+
+    source = "<stdin>" if path == "-" else path
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{source}: cannot read the record: {exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise RecordError(f"{source}: not valid JSON: {exc}") from None
+    ruleset = ruleset_of_record(data)
+    if ruleset is None:
+        known = " or ".join(repr(r.record_format) for r in rulesets().values())
+        found = data.get("format") if isinstance(data, dict) else None
+        raise RecordError(f"{source}: format: expected {known}, found {found!r}")
+    return ruleset.load(data, source=source)
 
 
 def run(args: argparse.Namespace) -> int:
     import json
-    import sys
 
-    from waddle.hex.record import from_record, load_record
-    from waddle.hex.render import render_game, render_sheet
+    from client.games import part
 
-    if args.record == "-":
-        try:
-            data = json.loads(sys.stdin.read())
-        except ValueError as exc:
-            raise ValueError(f"<stdin>: not valid JSON: {exc}") from None
-        game = from_record(data, source="<stdin>")
-    else:
-        game = load_record(args.record)
-    if args.json:
-        print(json.dumps(result_json(game)))
-        return 0
-    result = game.result()
-    print(render_game(game))
-    for number, sheet in enumerate(result.halves, 1):
-        print(f"\n== half {number} ==" if game.mirror_match else "")
-        print(render_sheet(sheet))
-    if game.mirror_match:
-        totals = ", ".join(f"{p} {s.total} ({s.waddles}+{s.pools})" for p, s in result.scores.items())
-        print(f"\ntotal of both halves: {totals}")
-    if not result.finished:
-        print(f"\nthe record stops after {len(game)} actions; the game is not over (live score)")
+    match = load(args.record)
+    text = part(match.ruleset.name, "text")
+    print(json.dumps(text.result_json(match)) if args.json else text.report(match))
     return 0

@@ -17,6 +17,8 @@ from client.cli import seconds
 from client.commands import check_writable
 
 DEFAULT_PORT = 7777
+#: Seconds the host's bots wait before each move (``--pace``).
+DEFAULT_PACE = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser,
@@ -27,23 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
-                        help="seats at the table, 2 to 5 (default 4)")
-    parser.add_argument("--seed", type=int,
-                        help="seed of the standard map and of the host's bots (default: random)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--map", metavar="FILE", help="play on this map file (TOML or JSON)")
-    where.add_argument("--bundled", metavar="NAME", help="play on this bundled map")
-    parser.add_argument("--mirror", action="store_true", help="mirror match (two halves)")
-    parser.add_argument("--realtime-score", action="store_true",
-                        help="let clients show live scores")
-    parser.add_argument("--turn-timer", type=seconds, metavar="SECONDS",
-                        help="seconds per turn before a bot plays it (default: no timer)")
+                        help="seats at the table, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bot kinds that fill empty seats when the owner starts, in seat "
                              "order; the last repeats (random, greedy, search)")
-    parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
-                        help="opening turn order: shuffled at the start, seeded by --seed "
-                             "(default), or as seated (the order of joining, then the bots)")
+    add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
@@ -59,31 +49,76 @@ def add_arguments(parser: argparse.ArgumentParser,
                         choices=("debug", "info", "warning", "error"), help="default info")
 
 
-def settings_from(args: argparse.Namespace):
-    """The table's :class:`protocol.Settings` from the command line.
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the game at the table, the same on ``serve``, ``host`` and ``play``:
+    the game and its own options (:func:`add_game_arguments`), ``--seed``, ``--turn-timer``,
+    ``--seat-order`` and ``--pace``."""
+    add_game_arguments(parser)
+    parser.add_argument("--seed", type=int,
+                        help="seed of the game (the standard map, the shuffles), the opening "
+                             "order and the host's bots (default: random)")
+    parser.add_argument("--turn-timer", type=seconds, metavar="SECONDS",
+                        help="seconds per turn before a bot plays it (default: no timer)")
+    parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
+                        help="opening turn order: shuffled at the start, seeded by --seed "
+                             "(default), or as seated (the order of joining, then the bots)")
+    parser.add_argument("--pace", type=seconds, default=DEFAULT_PACE, metavar="SECONDS",
+                        help="pause before each move of the host's bots, so people can follow "
+                             f"and take back (default {DEFAULT_PACE:g})")
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game`` and every game's own options (:mod:`client.games`), each game's in a
+    group of its own; :func:`game_options` refuses another game's."""
+    from client.games import part
+    from waddle.ruleset import BUILT_IN, DEFAULT_RULESET
+
+    parser.add_argument("--game", choices=tuple(BUILT_IN), default=DEFAULT_RULESET,
+                        help=f"which game (default {DEFAULT_RULESET})")
+    for game in BUILT_IN:
+        part(game, "cli").add_arguments(parser)
+
+
+def game_options(args: argparse.Namespace):
+    """The options of ``args.game`` from its :mod:`client.games` ``cli`` module.
 
     Raises:
-        ValueError: a bad timer, bot kind or map (naming it).
+        ValueError: an option of another game was given (naming it and its game).
     """
-    from protocol.messages import BundledMap, FileMap, Settings, StandardMap
-    from server.match import check_settings
+    from client.games import part
+    from waddle.ruleset import BUILT_IN, get_ruleset
+
+    for game in BUILT_IN:
+        flags = part(game, "cli").given(args) if game != args.game else []
+        if flags:
+            raise ValueError(f"{flags[0]} is an option of {get_ruleset(game).title} (--game {game}), "
+                             f"not of {get_ruleset(args.game).title}")
+    return part(args.game, "cli").options_from(args)
+
+
+def settings_from(args: argparse.Namespace):
+    """The table's :class:`protocol.Settings` from the command line (the game's options:
+    :func:`game_options`).
+
+    Raises:
+        ValueError: a bad timer, pace, bot kind, number of players or game option, or an
+            option of another game (naming it).
+    """
+    from protocol.messages import Settings
+    from waddle.ruleset import get_ruleset
 
     if args.turn_timer is not None and not 0 < args.turn_timer <= 86400:
         raise ValueError("--turn-timer must be between 0 and 86400 seconds")
-    if args.grace < 0:
+    if getattr(args, "grace", 0) < 0:
         raise ValueError("--grace must not be negative")
-    if args.lobby_grace < 0:
+    if getattr(args, "lobby_grace", 0) < 0:
         raise ValueError("--lobby-grace must not be negative")
-    if args.map:
-        map = FileMap(path=args.map)
-    elif args.bundled:
-        map = BundledMap(name=args.bundled)
-    else:
-        map = StandardMap(seed=args.seed)
-    settings = Settings(players=args.players, map=map, mirror_match=args.mirror,
-                        realtime_score=args.realtime_score, turn_timer=args.turn_timer,
-                        bots=list(args.bots), seat_order=args.seat_order)
-    check_settings(settings)
+    ruleset = get_ruleset(args.game)
+    options = game_options(args)
+    settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
+                        seat_order=args.seat_order, options=options)
+    ruleset.check_bots(settings.bots)
+    ruleset.check_options(options, settings.players)
     return settings
 
 
@@ -104,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
-                             lobby_grace=args.lobby_grace, seed=args.seed))
+                             lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
+                             bot_delay=args.pace))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
@@ -154,7 +190,7 @@ async def _serve(host) -> None:
 
 def _announce(host, port: int) -> None:
     table = host.table
-    print(f"Waddle host on {host.config.address}:{port} ({table.phase}, "
+    print(f"{table.ruleset.title} host on {host.config.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
     print(f"join with:  {join_command(host.config.address, port, table.code)}", flush=True)
     if table.save_path:

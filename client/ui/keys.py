@@ -1,24 +1,23 @@
-"""Key bindings of the terminal UI, built by :func:`make_bindings` for one :class:`~client.ui.app.WaddleApp`.
+"""Key bindings of the terminal UI, built by :func:`make_bindings` for one :class:`~client.ui.controller.Controller`.
 
-Every binding only calls a method of the app; modes (help, scout and quit
-confirmation, chat input, lobby, game) are prompt-toolkit filters so one key can mean
-different things on different screens. The keys are listed in
-:data:`client.ui.panels.HELP` and ``docs/ui.md``.
+Every binding only calls a method of the controller (or of the game's view, whose own
+bindings join here once the game is known); modes (help, a yes/no question, chat input,
+lobby, game) are prompt-toolkit filters so one key can mean different things on
+different screens. The keys are listed in the help (:data:`client.ui.panels.HELP` and
+the game's) and ``docs/ui.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import DynamicKeyBindings, KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.keys import Keys
 
-if TYPE_CHECKING:
-    from client.ui.app import WaddleApp
+from client.ui.controller import Controller
 
-#: Cursor directions: key names -> (dx, dy) on the screen.
-MOVES = {
+#: Lobby directions: key names -> (dx, dy).
+LOBBY_MOVES = {
     ("left",): (-1, 0), ("h",): (-1, 0),
     ("right",): (1, 0), ("l",): (1, 0),
     ("up",): (0, -1), ("k",): (0, -1),
@@ -26,88 +25,98 @@ MOVES = {
 }
 
 
-def make_bindings(app: WaddleApp) -> KeyBindings:
-    """The key bindings of ``app`` (see the module docstring)."""
+def make_bindings(controller: Controller) -> KeyBindingsBase:
+    """The key bindings of ``controller``'s screen: the shell's, then the game view's."""
     kb = KeyBindings()
-    mode = app.ui
+    ui = controller.ui
 
     def in_mode(*names: str) -> Condition:
-        return Condition(lambda: mode.mode in names)
+        return Condition(lambda: ui.mode in names)
 
     normal = in_mode("normal")
-    lobby = normal & Condition(lambda: app.state.phase == "lobby")
-    playing = normal & Condition(lambda: app.state.phase == "playing")
-    finished = normal & Condition(lambda: app.state.phase == "finished")
+    lobby = normal & Condition(lambda: controller.state.phase == "lobby")
+    on_board = normal & Condition(lambda: controller.board_visible)
+    paused = Condition(lambda: controller.state.pause is not None)
+    playing = on_board & Condition(lambda: controller.state.phase == "playing") & ~paused
+    finished = on_board & Condition(lambda: controller.state.phase == "finished")
+    waited_for = on_board & Condition(lambda: controller.state.waiting_for_me)
 
     @kb.add("c-c")
     @kb.add("<sigint>")
     def _(event):
-        app.request_quit(force=mode.mode == "quit")
+        controller.request_quit(force=ui.mode == "confirm")
+
+    @kb.add("c-l")
+    def _(event):
+        controller.refresh()
+
+    @kb.add(Keys.Any, filter=waited_for)
+    def _(event):
+        controller.go_on()
+
+    @kb.add("u", filter=playing)
+    def _(event):
+        controller.undo()
+
+    @kb.add("v", filter=playing | finished)
+    def _(event):
+        controller.toggle_scores()
+
+    @kb.add("r", filter=finished)
+    def _(event):
+        controller.toggle_rematch()
 
     @kb.add("q", filter=normal)
     def _(event):
-        app.request_quit()
+        controller.request_quit()
 
     @kb.add(Keys.Any, filter=in_mode("help"))
     def _(event):
-        app.set_mode("normal")
+        controller.set_mode("normal")
 
-    @kb.add(Keys.Any, filter=in_mode("scout", "quit"))
+    for key, step in (("tab", 1), ("right", 1), ("pagedown", 1), ("s-tab", -1), ("left", -1), ("pageup", -1)):
+        kb.add(key, filter=in_mode("help"))(lambda event, step=step: controller.help_page(step))
+
+    @kb.add(Keys.Any, filter=in_mode("confirm"))
     def _(event):
-        app.confirm(event.data in ("y", "Y"))
+        controller.answer(event.data in ("y", "Y"))
 
     @kb.add("?", filter=normal)
     def _(event):
-        app.set_mode("help")
+        controller.set_mode("help")
 
     @kb.add("c", filter=normal)
     @kb.add("/", filter=normal)
     def _(event):
-        app.start_chat()
+        controller.start_chat()
 
     @kb.add("enter", filter=in_mode("chat"))
     def _(event):
-        app.send_chat()
+        controller.send_chat()
 
     @kb.add("escape", filter=in_mode("chat"))
     def _(event):
-        app.set_mode("normal")
+        controller.set_mode("normal")
 
-    for keys, (dx, dy) in MOVES.items():
-        kb.add(*keys, filter=playing)(lambda event, dx=dx, dy=dy: app.move(dx, dy))
-        kb.add(*keys, filter=lobby)(lambda event, dy=dy, dx=dx: app.lobby_step(dy, dx))
-
-    @kb.add("enter", filter=playing)
-    @kb.add("space", filter=playing)
-    def _(event):
-        app.place()
-
-    @kb.add("d", filter=playing)
-    def _(event):
-        app.toggle_double()
-
-    @kb.add("s", filter=playing)
-    def _(event):
-        app.ask_scout()
+    for keys, (dx, dy) in LOBBY_MOVES.items():
+        kb.add(*keys, filter=lobby)(lambda event, dy=dy, dx=dx: controller.lobby_step(dy, dx))
 
     @kb.add("enter", filter=lobby)
     def _(event):
-        app.lobby_enter()
+        controller.lobby_enter()
 
     @kb.add("r", filter=lobby)
     def _(event):
-        app.toggle_ready()
+        controller.toggle_ready()
 
-    @kb.add("tab", filter=finished)
-    @kb.add("right", filter=finished)
-    @kb.add("l", filter=finished)
-    def _(event):
-        app.show_next_waddles(1)
+    game: dict[int, KeyBindingsBase] = {}
 
-    @kb.add("s-tab", filter=finished)
-    @kb.add("left", filter=finished)
-    @kb.add("h", filter=finished)
-    def _(event):
-        app.show_next_waddles(-1)
+    def game_bindings() -> KeyBindingsBase | None:
+        view = controller.view
+        if view is None:
+            return None
+        if id(view) not in game:
+            game[id(view)] = view.bindings(playing, finished)
+        return game[id(view)]
 
-    return kb
+    return merge_key_bindings([kb, DynamicKeyBindings(game_bindings)])

@@ -11,13 +11,15 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--ascii`` (also when the terminal's encoding is not UTF-8), ``--no-color``
-    (``NO_COLOR`` in the environment does the same) and ``--no-mouse``."""
+    (``NO_COLOR`` in the environment does the same), ``--no-mouse`` and ``--no-bell``."""
     parser.add_argument("--ascii", action="store_true",
                         help="draw with plain ASCII characters only")
     parser.add_argument("--no-color", action="store_true",
                         help="no colour (also when the NO_COLOR environment variable is set)")
     parser.add_argument("--no-mouse", action="store_true",
                         help="leave the mouse to the terminal (to select text); keys do everything")
+    parser.add_argument("--no-bell", action="store_true",
+                        help="no terminal bell when your turn starts (the window title still says so)")
 
 
 def check_name(name: str) -> str:
@@ -64,6 +66,6 @@ def run_ui(session, args: argparse.Namespace) -> int:
 
     utf8 = (sys.stdout.encoding or "").lower().replace("-", "") == "utf8"
     app = WaddleApp(session, ascii=args.ascii or not utf8, colour=want_colour(args.no_color),
-                    mouse=not args.no_mouse)
+                    mouse=not args.no_mouse, bell=not args.no_bell)
     asyncio.run(run_app(app))
     return 0

@@ -1,327 +1,207 @@
-"""The text around the board: banner, side panel, score table, help, key hints.
+"""The shell's text around a game: banner, side panel frame, help, key hints.
 
-Every function here is pure: table state (+ UI state, sizes) -> prompt-toolkit
-fragments ``[(style, text), ...]``. Names and chat come from
-:class:`~client.ui.view.TableState`, which cleans them (:mod:`protocol.text`); the
-event log is written from the engine's event dicts (``waddle.hex.events``).
+Every function here is pure: table state, UI state, the game's view (:class:`~client.ui.gameview.GameView`,
+``None`` before the game is known) and sizes -> prompt-toolkit fragments. What is the
+game's own (the turn hint, the panel's top, event lines, its keys) comes from the view.
 """
 
 from __future__ import annotations
 
 import textwrap
 import time
-from typing import Any
 
-from prompt_toolkit.utils import get_cwidth
-
-from client.ui.view import TableState, UIState, shown_player
-from waddle.hex.hexgrid import format_hex
-from waddle.hex.render import LETTERS
-
-Fragments = list[tuple[str, str]]
-
-#: Characters for a player's name (and "(you)") in the players table.
-NAME_COLUMN = 20
-#: The players table's forms, widest first: the columns (with the leading space) a name
-#: keeps before the next form is used, then the number columns, (heading, width) each.
-#: The last form, the live score alone (without it, the doubles alone), is for the
-#: narrowest panel.
-PLAYER_COLUMNS = (
-    (9, (("doubles", 8), ("score", 7))),
-    (5, (("dbl", 4), ("score", 6))),
-    (0, (("score", 6),)),
+from client.state import TableState
+from client.ui.gameview import GameView
+from client.ui.text import (
+    Fragments,
+    chat_line,
+    cut_line,
+    fit_left,
+    join_lines,
+    player_label,
+    player_names,
 )
-_PLAYER_VALUE = {"doubles": "doubles", "dbl": "doubles", "score": "score"}
-#: The score table's columns after the name, and the name's least width.
-SCORE_HEADING = "waddles pools total"
-SCORE_NAME = 8
+from client.ui.uistate import UIState
 
-#: Key help: (keys, what they do, in short), in the order shown by ``?``.
+#: The shell's keys in the help, after the game's and its take-back (``u``) and score
+#: view (``v``), if it has them: (keys, what they do, in short).
 HELP = (
-    ("arrows / h j k l", "move the cursor between the hexes you may place on", "move the cursor"),
-    ("Enter / space", "place a penguin on the cursor's hex", "place a penguin"),
-    ("d", "toggle: the next place uses a double", "toggle double"),
-    ("s then y", "scout (asks to confirm)", "scout (asks first)"),
-    ("mouse click", "place on the clicked hex (where the terminal has a mouse)", "place there"),
+    ("r", "game over: ask for a rematch (again: withdraw)", "rematch"),
     ("c or /", "write a chat line; Enter sends, Esc cancels", "chat; Esc cancels"),
-    ("Tab", "game over: show the next player's waddles", "next player's waddles"),
-    ("?", "this help; any key closes it", "this help"),
+    ("?", "this help (Tab: the rules); any other key closes it", "this help"),
+    ("Ctrl-L", "draw the whole screen again", "redraw"),
     ("q / Ctrl-C", "quit (asks to confirm during a game)", "quit"),
     ("lobby: up/down", "choose a setting (host)", "choose a setting"),
     ("lobby: left/right", "change it (host)", "change it"),
     ("lobby: Enter", "start the game (host) / r: ready", "start / r: ready"),
 )
-#: What the board's marks mean, under the keys in the help when the window has room.
-LEGEND = ("Penguins show their player's letter (R B Y G P); a double shows it twice. "
-          "[ ] is the cursor, > < the active water hex, + an ice hex you may place on, "
-          "{ } a waddle of the player shown at the end of the game. "
-          "Water shows its number and, below it, its fish.")
 
 
-def fit(text: str, width: int) -> str:
-    """``text`` cut or padded with spaces to ``width`` terminal columns (wide characters count 2)."""
-    head, used = _take(text, width)
-    return head + " " * (width - used)
-
-
-def _take(chars, width: int) -> tuple[str, int]:
-    """The leading ``chars`` that fit ``width`` terminal columns, and the columns they use."""
-    out, used = [], 0
-    for char in chars:
-        w = get_cwidth(char)
-        if used + w > width:
-            break
-        out.append(char)
-        used += w
-    return "".join(out), used
-
-
-def letter(colour: str, style: str = "") -> tuple[str, str]:
-    """A player's letter in their colour (``style`` adds classes)."""
-    return (f"class:player.{colour} class:letter{style}", LETTERS.get(colour, "?"))
-
-
-def player_label(state: TableState, colour: str, *, you: bool = False) -> Fragments:
-    """A player's letter in their colour, then their cleaned name (and "(you)" if ``you``)."""
-    you = " (you)" if you and colour == state.my_colour else ""
-    return [letter(colour), ("", f" {state.name_of(colour)}{you}")]
-
-
-def banner(state: TableState, ui: UIState) -> Fragments:
+def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
     """The one-line state of the table: your turn, waiting for ..., reconnecting..., game over."""
-    game = state.game
-    if state.connection == "reconnecting":
+    if state.status == "reconnecting":
         line = [("class:banner.alert", " Reconnecting... ")]
-    elif state.connection == "closed":
+    elif state.status == "closed":
         line = [("class:banner.alert", " Disconnected from the host ")]
-    elif state.phase == "connecting":
+    elif state.phase is None:
         line = [("class:banner", " Connecting... ")]
     elif state.phase == "lobby":
         line = [("class:banner", " Lobby: waiting for the host to start ")]
         if state.is_owner:
             line = [("class:banner", " Lobby: set up the table, then press Enter on Start ")]
-    elif state.phase == "finished" or game is None or game.is_over:
+    elif view is None or state.view is None:
+        line = [("class:banner", " Connecting... ")]
+    elif state.phase == "finished" or state.finished:
         line = [("class:banner.over", " GAME OVER ")] + _winners(state)
+    elif state.pause is not None:
+        line = [("class:banner.over", f" {state.pause.upper()} ")] + _pause(state, ui, view)
     elif state.my_turn:
-        line = [("class:banner.turn", " YOUR TURN ")] + _turn_hint(state, ui)
+        line = [("class:banner.turn", " YOUR TURN ")] + view.turn_hint()
     else:
-        line = [("class:banner", " Waiting for ")] + player_label(state, game.current_player) + [("", " ...")]
-    if state.my_seat is None and state.phase != "connecting":
+        line = [("class:banner", " Waiting for ")] + _waiting_for(state) + [("", " ...")]
+    if state.seat is None and state.phase is not None:
         line.append(("class:dim", "  (watching)"))
-    if state.turn_deadline is not None and state.phase == "playing":
-        line.append(("class:dim", f"  {max(0, round(state.turn_deadline - time.monotonic()))} s left"))
-    if game is not None and game.mirror_match:
-        line.append(("class:dim", f"  half {game.half} of 2"))
-    if state.notice:
-        line.append(("class:notice", f"  {state.notice}"))
+    if ui.turn_deadline is not None and state.phase == "playing":
+        line.append(("class:dim", f"  {max(0, round(ui.turn_deadline - time.monotonic()))} s left"))
+    if view is not None and state.view is not None:
+        line += view.status()
+    if ui.notice:
+        line.append(("class:notice", f"  {ui.notice}"))
     return line
 
 
-def _turn_hint(state: TableState, ui: UIState) -> Fragments:
-    game = state.game
-    number = game.map.water[game.active_hex].number
-    left = game.doubles_left(state.my_colour)
-    double = "ON" if ui.double else "off"
-    return [("", f" place next to water {number}, double {double} ({left} left)")]
+def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
+    """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
+    line = view.pause_hint(state.pause) if state.waiting_for_me else []
+    waiting = [s.label for s in sorted(state.seats, key=lambda s: s.seat)
+               if s.waiting and s.label != state.label]
+    if waiting:
+        line.append(("class:dim", f"  waiting for {player_names(state, waiting)}"))
+    if ui.pause_deadline is not None:
+        line.append(("class:dim", f"  {max(0, round(ui.pause_deadline - time.monotonic()))} s"))
+    return line
 
 
-def _winners(state: TableState) -> Fragments:
-    game = state.game
-    if game is None:
-        return []
-    winners = game.result().winners
-    out: Fragments = [("", " won by " if len(winners) == 1 else " shared by ")]
-    for i, colour in enumerate(winners):
-        out += ([("", ", ")] if i else []) + player_label(state, colour)
+def _waiting_for(state: TableState) -> Fragments:
+    out: Fragments = []
+    for i, seat in enumerate(sorted(state.view.to_act())):
+        out += ([("", ", ")] if i else []) + player_label(state, state.view.labels[seat])
     return out
 
 
-def side_panel(state: TableState, ui: UIState, width: int, height: int, *, ascii: bool = False
-               ) -> Fragments:
-    """Tracks, players (doubles, live scores), then event log and chat to fill ``height`` lines
-    of ``width`` columns."""
-    game = state.game
-    if game is None:
+def _winners(state: TableState) -> Fragments:
+    winners = state.outcome().winners
+    out: Fragments = [("", " won by " if len(winners) == 1 else " shared by ")]
+    for i, seat in enumerate(winners):
+        out += ([("", ", ")] if i else []) + player_label(state, state.view.labels[seat])
+    return out
+
+
+def side_panel(state: TableState, view: GameView, width: int, height: int, *,
+               record_path: str | None = None, ascii: bool = False) -> Fragments:
+    """The game's lines (:meth:`GameView.panel_top`), the ``record_path`` once the game is
+    over (and saved there), then the event log and chat to fill ``height`` lines of
+    ``width`` columns."""
+    if state.view is None:
         return []
-    lines: list[Fragments] = []
-    if game.is_over:
-        lines += score_table(state, ui, width, ascii=ascii)
-    else:
-        lines += _tracks(state, ascii)
-        lines += _players(state, width)
+    lines = view.panel_top(width)
+    if state.finished and record_path:
+        label = "Record: "
+        lines.append([("class:dim", label), ("", fit_left(record_path, width - len(label), ascii=ascii))])
+    if state.finished:
+        lines.append(rematch_line(state))
     lines.append([("class:heading", "Events")])
     rest = height - len(lines) - 1
-    chat = [chat_line(*line) for line in state.chat[-max(rest // 3, 1):]] if state.chat else []
-    log = [event_line(state, e) for e in state.log if e.get("type") != "round_ended" or e.get("active_hex")]
+    chat = [chat_line(state, line) for line in list(state.chat)[-max(rest // 3, 1):]] if state.chat else []
+    log = view.event_lines()
     lines += log[-max(rest - len(chat) - (1 if chat else 0), 0):] if rest > len(chat) else []
     if chat:
         lines.append([("class:heading", "Chat")])
         lines += chat
-    return _join(lines[:height], width)
+    return join_lines(lines[:height], width, ascii=ascii)
 
 
-def _tracks(state: TableState, ascii: bool) -> list[Fragments]:
-    game = state.game
-    arrow = ">" if ascii else "▶"
-    out = []
-    for i, track in enumerate(game.tracks):
-        active = i == game.active_track
-        line: Fragments = [("class:heading" if active else "class:dim",
-                            f"{arrow if active else ' '} Track {'AB'[i]}{' (active)' if active else '         '} ")]
-        for j, colour in enumerate(track):
-            line += [letter(colour, " class:current" if active and j == 0 else ""), ("", " ")]
-        out.append(line)
-    number = game.map.water[game.active_hex].number
-    fish = game.map.water[game.active_hex].fish
-    out.append([("class:dim", f"  active hex: water {number}"
-                 + (f", fish {','.join(map(str, fish))}" if fish else ""))])
-    return out
+def rematch_line(state: TableState) -> Fragments:
+    """Game over: who asked for a rematch and whom it waits for (``r`` asks)."""
+    people = [s for s in sorted(state.seats, key=lambda s: s.seat) if s.bot is None or s.standin]
+    asked = [s.label for s in people if s.rematch]
+    waiting = [s.label for s in people if not s.rematch and s.connected]
+    if not asked:
+        return [("class:dim", "Rematch? press r")]
+    line: Fragments = [("class:dim", f"Rematch asked by {player_names(state, asked)}")]
+    if waiting:
+        mine = state.label in waiting
+        line.append(("class:dim", f"; waiting for {player_names(state, waiting)}" + (" (r)" if mine else "")))
+    return line
 
 
-def _players(state: TableState, width: int) -> list[Fragments]:
-    """The players table in ``width`` columns: letter, name (and tags), doubles left and,
-    with real-time score on, live score. A narrow panel shortens the name first, then the
-    headings (:data:`PLAYER_COLUMNS`), then drops the doubles: the scores stay visible."""
-    game = state.game
-    live = state.settings.realtime_score
-    scores = dict(zip(game.players, game.live_totals())) if live else {}
-    columns = _player_columns(width, live)
-    name_column = min(NAME_COLUMN + 1, max(width - 1 - sum(w for _, w in columns), 0))
-    out = [[("class:heading", fit("Players", name_column + 1)
-             + "".join(f"{heading:>{w}}" for heading, w in columns))]]
-    for colour in game.players:
-        you = " (you)" if colour == state.my_colour else ""
-        name = fit(state.name_of(colour), max(name_column - 1 - len(you), 3)).rstrip()
-        line = [letter(colour), ("", fit(f" {name}{you}{_away(state, colour)}", name_column))]
-        values = {"doubles": game.doubles_left(colour), "score": scores.get(colour)}
-        line += [("", f"{values[_PLAYER_VALUE[heading]]:>{w}}") for heading, w in columns]
-        out.append(line)
-    return out
+def help_pages(view: GameView | None, width: int = 80, height: int = 24) -> list[list[str | tuple[str, str]]]:
+    """The help's pages for ``width`` x ``height``: the keys first (the game's and the
+    shell's, long descriptions where they fit, with the game's legend of the board's marks
+    where the rows allow), then the game's rules (:meth:`GameView.rules`) wrapped and cut
+    into pages. Each page is a list of lines: a key row is ``(keys, what)``."""
+    rows = [*(view.help() if view else ()), *_optional_keys(view), *HELP]
+    keys: list[str | tuple[str, str]] = [
+        (f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in rows]
+    legend = textwrap.wrap(view.legend(), max(width - 1, 20)) if view else []
+    room = max(height - 3, 4)
+    first = ["Keys", *keys] + (["", *legend] if len(keys) + len(legend) + 2 <= room else [])
+    pages = [first[i:i + room] for i in range(0, len(first), room)]
+    rules: list[str | tuple[str, str]] = ["Rules"]
+    for paragraph in (view.rules() if view else ()):
+        rules += [*textwrap.wrap(paragraph, max(width - 1, 20)), ""]
+    if len(rules) > 1:
+        pages += [rules[i:i + room] for i in range(0, len(rules), room)]
+    return pages
 
 
-def _player_columns(width: int, live: bool) -> tuple[tuple[str, int], ...]:
-    """The players table's number columns, (heading, width) each: those of the first form of
-    :data:`PLAYER_COLUMNS` that leaves its name columns in ``width``, else the last form's
-    (without the live score when it is off)."""
-    forms = [(name, tuple(c for c in columns if live or _PLAYER_VALUE[c[0]] != "score"))
-             for name, columns in PLAYER_COLUMNS]
-    forms = [form for form in forms if form[1]]
-    return next((columns for name, columns in forms if width - 1 - sum(w for _, w in columns) >= name),
-                forms[-1][1])
+def _optional_keys(view: GameView | None) -> list[tuple[str, str, str]]:
+    """The help's rows for ``u`` and ``v``, where the game has take-backs and a score view."""
+    rows = []
+    for key, what in (("u", view.undo_help() if view else None), ("v", view.score_help() if view else None)):
+        if what is not None:
+            rows.append((key, *what))
+    return rows
 
 
-def _away(state: TableState, colour: str) -> str:
-    """" (bot plays)" for a stand-in (the host's ``SeatInfo.standin``), " (away)" for a player
-    gone with no stand-in yet; nothing for a bot seat or a connected player."""
-    seat = next((s for s in state.seats if s.colour == colour), None)
-    if seat is None or seat.connected:
-        return ""
-    if seat.standin:
-        return " (bot plays)"
-    return "" if seat.bot else " (away)"
-
-
-def score_table(state: TableState, ui: UIState, width: int, *, ascii: bool = False
-                ) -> list[Fragments]:
-    """End of game: waddles, pools and total per player (each half too in a mirror match),
-    names using what is left of ``width`` columns (at least :data:`SCORE_NAME` columns); the
-    record's path last, shortened from the left to fit ``width``."""
-    game = state.game
-    result = game.result()
-    shown = shown_player(state, ui)
-    star = "*" if ascii else "★"
-    column = max(SCORE_NAME, width - 1 - len(SCORE_HEADING) - 2)
-    out = [[("class:heading", f"{'':{column + 1}}{SCORE_HEADING}")]]
-    for colour in sorted(game.players, key=lambda p: -result.scores[p].total):
-        score = result.scores[colour]
-        name = fit(f" {state.name_of(colour)}", column)
-        marker = (" " + star) if colour in result.winners else ""
-        style = "class:selected" if colour == shown else ""
-        out.append([letter(colour),
-                    (style, f"{name}{score.waddles:>7}{score.pools:>6}{score.total:>6}{marker}")])
-        if game.mirror_match:
-            for half, sheet in enumerate(result.halves, 1):
-                s = sheet.scores[colour]
-                out.append([("class:dim", f"  {fit(f'half {half}', column - 1)}{s.waddles:>7}{s.pools:>6}{s.total:>6}")])
-    sizes = [w.size for w in result.halves[-1].waddles if w.player == shown]
-    out.append([letter(shown),
-                ("", f" waddles {{ }}: {','.join(map(str, sorted(sizes, reverse=True))) or 'none'} (Tab)")])
-    if state.record_path:
-        label = "Record: "
-        out.append([("class:dim", label),
-                     ("", fit_left(state.record_path, width - len(label), ascii=ascii))])
-    return out
-
-
-def fit_left(text: str, width: int, *, ascii: bool = False) -> str:
-    """``text`` if it fits ``width`` columns (or ``width`` is 0), else its end after an
-    ellipsis (``...`` with ``ascii``), ``width`` columns in all: a path keeps its file name."""
-    if not width or get_cwidth(text) <= width:
-        return text
-    dots = "..." if ascii else "…"
-    tail, _ = _take(reversed(text), max(width - len(dots), 0))
-    return dots + tail[::-1]
-
-
-def event_line(state: TableState, event: dict[str, Any]) -> Fragments:
-    """One event dict (``waddle.hex.events`` form) as a line of the log."""
-    kind = event.get("type")
-    if kind == "placed":
-        what = "a double" if event["double"] else "a penguin"
-        return player_label(state, event["player"]) + [("", f" placed {what} at {format_hex(tuple(event['hex']))}")]
-    if kind == "scouted":
-        return player_label(state, event["player"]) + [("", " scouted ahead")]
-    if kind == "round_ended":
-        hex = event.get("active_hex")
-        number = state.game.map.water[tuple(hex)].number if hex and state.game else "?"
-        return [("class:dim", f"- round over; next at water {number}")]
-    if kind == "half_ended":
-        return [("class:dim", "- half 1 over; the board is cleared for half 2")]
-    if kind == "game_ended":
-        return [("class:dim", "- game over")]
-    return [("class:dim", f"- {kind}")]
-
-
-def chat_line(name: str, colour: str | None, text: str) -> Fragments:
-    """A chat line: the speaker's seat letter in their colour (``-`` for a spectator or
-    the host), so two people cannot pass for one another by name, then name and text."""
-    who = letter(colour) if colour is not None else ("class:chat.name", "-")
-    return [who, ("class:chat.name", f" {name}"), ("", f": {text}")]
-
-
-def help_screen(width: int = 80, height: int = 24) -> Fragments:
-    """The key help shown by ``?``, fitted to ``width`` x ``height``: each key's long
-    description where it fits, else its short one; the legend of the board's marks
-    (:data:`LEGEND`, wrapped) only where the rows allow."""
-    keys = [(f"  {k:<20}", what if 22 + len(what) <= width else short) for k, what, short in HELP]
-    legend = textwrap.wrap(LEGEND, max(width - 1, 20))
+def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: int = 0, *,
+                ascii: bool = False) -> Fragments:
+    """Page ``page`` (any number: it wraps around) of :func:`help_pages`, with a line that
+    says how to turn pages and go back."""
+    pages = help_pages(view, width, height)
+    number = page % len(pages)
     out: Fragments = []
-    if len(keys) + len(legend) + 5 <= height:
-        out.append(("class:heading", "Keys\n\n"))
-        tail = "\n" + "\n".join(legend) + "\n\nPress any key to go back."
-    else:
-        out += [("class:heading", "Keys"), ("class:dim", " (any key goes back)\n")]
-        tail = ""
-    for key, what in keys:
-        out += [("class:key", key), ("", f"{what}\n")]
-    out.append(("", tail))
+    for i, line in enumerate(pages[number]):
+        if isinstance(line, tuple):
+            out += [("class:key", line[0]), ("", line[1])]
+        else:
+            out.append(("class:heading" if i == 0 or line.endswith(":") else "", line))
+        out.append(("", "\n"))
+    more = f"page {number + 1}/{len(pages)}, Tab: next page, " if len(pages) > 1 else ""
+    out.append(("class:dim", f"\n{more}any other key goes back"))
     return out
 
 
-def hints(state: TableState, ui: UIState, width: int = 0) -> Fragments:
+def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0) -> Fragments:
     """The key hints of the bottom line, for the current mode, fitted to ``width`` columns
     (0: no limit): the long forms if they fit, else the short ones, else dropping hints
     from the last before "? help", which (with "q quit") always stays."""
-    if ui.mode == "scout":
-        return [("class:banner.alert", " Scout ahead? y: yes, any other key: no ")]
-    if ui.mode == "quit":
-        return [("class:banner.alert", " Quit the game? y: yes, any other key: no ")]
-    if state.phase == "connecting":
+    if ui.mode == "confirm":
+        line = f" {ui.question} y: yes, any other key: no "
+        if width and len(line) > width:
+            line = f" {ui.question} y/n "
+        return cut_line([("class:banner.alert", line)], width) if width else [("class:banner.alert", line)]
+    if state.phase is None:
         return [("class:dim", " connecting...  q quit")]
     common = [("c chat", "c chat")]
+    game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":
-        items = [("Tab next player's waddles", "Tab next waddles")] + common
-    elif state.my_seat is None:
+        items = game + [("r rematch", "r rematch")] + _score_hint(state, view) + common
+    elif state.pause is not None and state.waiting_for_me:
+        items = [("any key: go on", "any key: go on")] + common
+    elif state.pause is not None:
+        items = [(f"{state.pause}: waiting for the others", "waiting")] + common
+    elif state.seat is None:
         items = [("watching", "watching")] + common
     elif state.phase == "lobby" and state.is_owner:
         items = [("up/down choose", "up/down"), ("left/right change", "left/right change"),
@@ -329,9 +209,15 @@ def hints(state: TableState, ui: UIState, width: int = 0) -> Fragments:
     elif state.phase == "lobby":
         items = [("r ready", "r ready")] + common
     else:
-        items = [("arrows/hjkl move", "arrows move"), ("Enter place", "Enter place"),
-                 ("d double", "d double"), ("s scout", "s scout")] + common
+        undo = [("u take back", "u undo")] if state.can_undo else []
+        items = undo + game + _score_hint(state, view) + common
     return [("class:dim", " " + _fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0))]
+
+
+def _score_hint(state: TableState, view: GameView | None) -> list[tuple[str, str]]:
+    if view is None or state.view is None or not view.scores_available():
+        return []
+    return [("v scores", "v scores")]
 
 
 def _fitted_hints(items: list[tuple[str, str]], last: list[str], width: int) -> str:
@@ -345,18 +231,3 @@ def _fitted_hints(items: list[tuple[str, str]], last: list[str], width: int) -> 
         if not width or len(line) <= width:
             return line
     return line
-
-
-def _join(lines: list[Fragments], width: int) -> Fragments:
-    """Lines into one fragment list, each cut to ``width`` characters."""
-    out: Fragments = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        room = width
-        for style, text in line:
-            if room <= 0:
-                break
-            out.append((style, text[:room]))
-            room -= len(text[:room])
-    return out

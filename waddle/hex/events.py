@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from waddle.hex.actions import Action
 from waddle.hex.hexgrid import Hex
 from waddle.hex.scoring import Score, ScoreSheet
 from waddle.jsonform import json_form
@@ -65,4 +66,12 @@ class GameEnded(_Event, tag="game_ended"):
     halves: tuple[ScoreSheet, ...]
 
 
-Event = Placed | Scouted | RoundEnded | HalfEnded | GameEnded
+class TookBack(_Event, tag="took_back"):
+    """``player`` took back their last ``action`` (nobody had acted since); the game is
+    exactly as it was before it (:meth:`waddle.hex.ruleset.HexMatch.undo`)."""
+
+    player: str
+    action: Action
+
+
+Event = Placed | Scouted | RoundEnded | HalfEnded | GameEnded | TookBack

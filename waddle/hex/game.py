@@ -133,10 +133,27 @@ class Game:
     @property
     def tokens(self) -> dict[Hex, tuple[str, bool]]:
         """Every token on the board: hex -> ``(colour, is_double)``."""
+        return self._tokens(self._pieces, self._doubles)
+
+    def tokens_of_half(self, half: int) -> dict[Hex, tuple[str, bool]]:
+        """The tokens of ``half`` (1 or 2, at most :attr:`half`): the board as that half
+        ended (mirror match), or the board now for the half being played.
+
+        Raises:
+            IndexError: a half not played yet.
+        """
+        if half == self.half:
+            return self.tokens
+        if not 1 <= half < self.half:
+            raise IndexError(f"half {half} has not been played")
+        pieces, doubles, *_ = self._boards[half - 1]
+        return self._tokens(pieces, doubles)
+
+    def _tokens(self, pieces: list[int], doubles: int) -> dict[Hex, tuple[str, bool]]:
         out = {}
-        for player, bits in zip(self.players, self._pieces):
+        for player, bits in zip(self.players, pieces):
             for hex in self._t.hexes(bits):
-                out[hex] = (player, bool(self._doubles >> self._t.index[hex] & 1))
+                out[hex] = (player, bool(doubles >> self._t.index[hex] & 1))
         return out
 
     @property
@@ -156,6 +173,11 @@ class Game:
         """
         return (tuple(self._pieces), self._doubles, self._tracks[0], self._tracks[1], self._at,
                 self._scouted, self._pos, self._half, tuple((tuple(p), d) for p, d, *_ in self._boards))
+
+    def moves_of_half(self, half: int) -> list[tuple[str, Action]]:
+        """The actions played in ``half`` (1 or 2) with their players, first to last (the
+        action that ended a half belongs to it)."""
+        return [move for move, entry in zip(self.moves, self._stack) if entry[-1] + 1 == half]
 
     def __len__(self) -> int:
         """The number of actions played."""

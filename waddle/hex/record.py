@@ -9,13 +9,12 @@ replays every action through the engine's checks, so a record that loads is a le
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from waddle.errors import IllegalActionError, MapError, RecordError
+from waddle.files import write_json
 from waddle.hex.actions import action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.maps import Map
@@ -116,20 +115,9 @@ def load_record(path: str | Path) -> Game:
 
 
 def save_record(path: str | Path, record: Mapping[str, Any]) -> None:
-    """Write ``record`` as JSON to ``path`` atomically (a crash leaves the old file or the new).
+    """Write ``record`` as JSON to ``path`` atomically (:func:`waddle.files.write_json`).
 
     Raises:
         OSError: if the file cannot be written.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            json.dump(record, file, indent=1)
-            file.write("\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_json(path, record)

@@ -15,8 +15,8 @@ import msgspec
 
 from waddle.errors import IllegalActionError, MapError, ViewError
 from waddle.hex.actions import Action, Coord, Place, Scout
-from waddle.hex.bots import BOTS, make_bot
-from waddle.hex.events import Event, Placed, Scouted
+from waddle.hex.bots import BOTS, SEARCHES, make_bot
+from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
 from waddle.hex.maps import MAX_HEXES, Map
 from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
@@ -72,22 +72,25 @@ class HexRuleset(Ruleset):
     event_type = Event
     view_type = HexViewData
     bots = tuple(BOTS)
+    timed_bots = SEARCHES
     record_format = FORMAT
 
     def check_options(self, options: HexOptions, players: int, *, prepared: Prepared | None = None,
-                      from_peer: bool = False) -> None:
+                      from_peer: bool = False, host: HexOptions | None = None) -> None:
         """Raise ``ValueError`` if ``players`` cannot play on the map (``prepared``'s, when
-        the host made it, else the one ``options`` choose) or a peer chose a map file."""
-        if from_peer and isinstance(options.map, FileMap):
+        the host made it, else the one ``options`` choose) or a peer chose a map file
+        other than the host's own (``host.map``)."""
+        if from_peer and isinstance(options.map, FileMap) and (host is None or options.map != host.map):
             raise ValueError("a map file can only be chosen on the host")
         if not self.players[0] <= players <= self.players[1]:
             raise ValueError(f"Waddle is for 2 to 5 players, not {players}")
+        map = label = None
+        if not isinstance(options.map, StandardMap):
+            map, label = make_map(options.map, players)[0], describe(options.map)
         if prepared is not None:
             map, label = prepared.data, "the host's map"
-        elif isinstance(options.map, StandardMap):
+        if map is None:
             return
-        else:
-            map, label = make_map(options.map, players)[0], describe(options.map)
         low, high = map.players
         if not low <= players <= high:
             raise ValueError(f"the {label} is for {low} to {high} players, not {players}")
@@ -107,13 +110,13 @@ class HexRuleset(Ruleset):
     def load(self, record: Mapping[str, Any], *, source: str = "<record>") -> HexMatch:
         return HexMatch(from_record(record, source=source), record.get("seed"))
 
-    def follow(self, data: HexViewData, audience: Audience) -> HexView:
+    def follow(self, data: HexViewData, label: str | None) -> HexView:
         try:
             map = Map.from_dict(json_form(data.map), source="view: map")
             game = Game(map, data.players, mirror_match=data.mirror_match)
         except ValueError as exc:
             raise ViewError(f"not a hex game: {exc}") from None
-        view = HexView(game, audience)
+        view = HexView(game, game.players.index(label) if label in game.players else None)
         for number, move in enumerate(data.moves, 1):
             if move.player != game.current_player:
                 raise ViewError(f"move {number}: {move.player} played, but it was {game.current_player}'s turn")
@@ -126,6 +129,12 @@ class HexRuleset(Ruleset):
     def make_bot(self, kind: str, seed: int | None = None, **options: Any):
         return make_bot(kind, seed, **options)
 
+    def reseeded(self, options: HexOptions, seed: int) -> HexOptions:
+        """A standard map gets ``seed`` (a new layout); other maps stay."""
+        if isinstance(options.map, StandardMap):
+            return msgspec.structs.replace(options, map=StandardMap(seed=seed))
+        return options
+
 
 RULESET = HexRuleset()
 
@@ -136,6 +145,21 @@ def _outcome(game: Game) -> Outcome:
     return Outcome(result.finished, tuple(result.scores[p].total for p in game.players),
                    tuple(seat[p] for p in result.winners), tuple(seat[p] for p in result.leaders),
                    result)
+
+
+def check_undo(game: Game, seat: int) -> None:
+    """Raise unless the player at ``seat`` played the last action of ``game`` and it is not over.
+
+    Raises:
+        IllegalActionError: naming why not.
+    """
+    if game.is_over:
+        raise IllegalActionError("the game is over")
+    if not len(game):
+        raise IllegalActionError("nothing has been played yet")
+    last = game.moves[-1][0]
+    if last != game.players[seat]:
+        raise IllegalActionError(f"{last} acted last: only your own last action can be taken back")
 
 
 def _to_act(game: Game) -> frozenset[int]:
@@ -161,16 +185,35 @@ class HexMatch(Match):
         return _to_act(self.game)
 
     def check(self, seat: int, action: Any) -> None:
+        self._check_seat(seat, action)
+        self.game.check(action)
+
+    def _check_seat(self, seat: int, action: Any) -> None:
+        """What the engine's own check does not know: whose turn it is, what an action is."""
         game = self.game
         if game.current_player is not None and game.players[seat] != game.current_player:
             raise IllegalActionError(f"it is {game.current_player}'s turn")
         if not isinstance(action, (Place, Scout)):
             raise IllegalActionError(f"not an action of Waddle: {action!r}")
-        game.check(action)
 
     def apply(self, seat: int, action: Action) -> list[Event]:
-        self.check(seat, action)
-        return self.game.apply(action)
+        self._check_seat(seat, action)
+        return self.game.apply(action)  # checks the rules itself
+
+    def check_undo(self, seat: int) -> None:
+        """A seat may take back its last action while nobody has acted since and the
+        game is not over (Board Game Arena's policy); in the first action of a half it
+        also takes back the half's end."""
+        check_undo(self.game, seat)
+
+    def undo(self, seat: int) -> list[Event]:
+        self.check_undo(seat)
+        player = self.game.players[seat]
+        return [TookBack(player, self.game.pop())]
+
+    def pause_after(self, events: list[Event]) -> str | None:
+        """Half-time after the first half of a mirror match."""
+        return "half-time" if any(isinstance(e, HalfEnded) for e in events) else None
 
     def view(self, audience: Audience) -> HexViewData:
         game = self.game
@@ -220,6 +263,27 @@ class HexView(View):
             game.pop()
             raise ViewError(f"{action} yields other events here")
         self.events.extend(produced)
+
+    def can_undo(self, seat: int) -> bool:
+        try:
+            check_undo(self.game, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def undo(self, events: list[Event]) -> None:
+        game = self.game
+        first = events[0] if len(events) == 1 else None
+        if not isinstance(first, TookBack) or first.player not in game.players:
+            raise ViewError(f"a take-back is one took_back event, not {events!r}")
+        try:
+            check_undo(game, game.players.index(first.player))
+        except IllegalActionError as exc:
+            raise ViewError(f"{first.player} cannot take back here: {exc}") from None
+        if game.moves[-1][1] != first.action:
+            raise ViewError(f"{first.player}'s last action here is not {first.action}")
+        game.pop()
+        self.events.extend(events)
 
     @property
     def is_over(self) -> bool:

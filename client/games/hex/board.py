@@ -8,14 +8,16 @@ is shifted half a cell from the one above. The cell size ``(w, h)`` is the large
 
 A cell is ``w`` characters: a marker, ``w - 2`` characters of label, a marker. Markers
 say what the hex is in colourless text too: ``[ ]`` the cursor, ``> <`` the active
-hex, ``{ }`` a highlighted hex (a waddle at the end of the game). Labels: ``+`` an ice
-hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
+hex, ``{ }`` a highlighted hex (a waddle or a pool in the score view), ``( )`` the water
+of an outlined pool (the active pool, and those the cursor's hex touches). Labels: ``+``
+an ice hex where the current player may place, ``·`` (``.`` in ASCII) other empty ice, a
 player's letter (:data:`waddle.hex.render.LETTERS`) for a single penguin and the letter
-twice for a double; water shows its number (``~`` if none) and, when the cell has a second line,
-its fish values. Styles are prompt-toolkit class names (``class:ice``, ``class:water``,
-``class:legal``, ``class:active``, ``class:cursor``, ``class:highlight``, ``class:last``,
-``class:player.red`` ...); colours are chosen by the application's style sheet, so the
-same fragments serve colour, ``NO_COLOR`` and tests.
+twice for a double; water shows its number (``~`` if none) and, when the cell has a
+second line, its fish values (as many as fit, then ``+``). Styles are prompt-toolkit
+class names (``class:ice``, ``class:water``, ``class:legal``, ``class:active``,
+``class:cursor``, ``class:highlight``, ``class:outline``, ``class:last`` (each player's
+last penguin), ``class:player.red`` ...); colours are chosen by the application's style
+sheet, so the same fragments serve colour, ``NO_COLOR`` and tests.
 """
 
 from __future__ import annotations
@@ -38,10 +40,12 @@ class CellSize:
     height: int
 
 
-#: Cell sizes from the largest to the smallest; the first that fits is used.
-SIZES = (CellSize(8, 3), CellSize(6, 2), CellSize(4, 2), CellSize(4, 1))
+#: Cell sizes from the largest to the smallest; the first that fits is used (a wide
+#: window gets big cells).
+SIZES = (CellSize(12, 5), CellSize(10, 4), CellSize(8, 3), CellSize(6, 2), CellSize(4, 2),
+         CellSize(4, 1))
 
-_MARKERS = {"cursor": "[]", "active": "><", "highlight": "{}"}
+_MARKERS = {"cursor": "[]", "active": "><", "highlight": "{}", "outline": "()"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +112,17 @@ def render_board(
     legal: Collection[Hex] = (),
     cursor: Hex | None = None,
     highlight: Collection[Hex] = (),
-    last: Hex | None = None,
+    outline: Collection[Hex] = (),
+    last: Collection[Hex] = (),
     ascii: bool = False,
 ) -> Board | None:
     """Draw ``map`` with ``tokens`` (hex -> ``(colour, is_double)``) in ``width`` x ``height``.
 
     ``active`` is the active hex, ``legal`` the ice hexes the current player may place
-    on, ``cursor`` the selected hex, ``highlight`` hexes to mark (waddles at the end),
-    ``last`` the hex of the last placement (style ``class:last`` only); ``ascii`` keeps to 7-bit characters. :meth:`Board.hex_at` maps a mouse position
-    back to its hex.
+    on, ``cursor`` the selected hex, ``highlight`` hexes to mark (a waddle, a pool),
+    ``outline`` the water hexes of pools to outline, ``last`` the hexes of each player's
+    last placement (style ``class:last``); ``ascii`` keeps to 7-bit characters.
+    :meth:`Board.hex_at` maps a mouse position back to its hex.
 
     Returns ``None`` when the map does not fit even with the smallest cells.
     """
@@ -129,15 +135,17 @@ def render_board(
     cells = {(q, r): ((2 * q + r - left) * w // 2, (r - top) * h) for q, r in map.hexes}
     total, lines = board_extent(map, size)
     rows: list[list[tuple[int, list[Fragment]]]] = [[] for _ in range(lines)]
-    legal, highlight = set(legal), set(highlight)
+    legal, highlight, outline, last = set(legal), set(highlight), set(outline), set(last)
     for hex, (x, y) in cells.items():
         style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)
         labels = labels[:h]
         marker = ("cursor" if hex == cursor else "active" if hex == active
-                  else "highlight" if hex in highlight else None)
+                  else "highlight" if hex in highlight else "outline" if hex in outline else None)
         if hex in highlight:
             style += " class:highlight"
-        if hex == last:
+        elif hex in outline:
+            style += " class:outline"
+        if hex in last:
             style += " class:last"
         first = (h - len(labels)) // 2
         for line in range(h):
@@ -153,9 +161,7 @@ def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: boo
     water = map.water.get(hex)
     if water is not None:
         number = "~" if water.number is None else str(water.number)
-        fish = ",".join(str(f) for f in water.fish)
-        if len(fish) > inner:
-            fish = fish.replace(",", "")
+        fish = fish_label(water.fish, inner)
         return "class:water" + (" class:active" if active else ""), [number] + ([fish] if fish else [])
     token = tokens.get(hex)
     if token is not None:
@@ -165,6 +171,17 @@ def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: boo
     if legal:
         return "class:ice class:legal", ["+"]
     return "class:ice", ["." if ascii else "·"]
+
+
+def fish_label(fish: tuple[int, ...], width: int) -> str:
+    """Fish values as ``5,1`` in at most ``width`` characters: as many of the first as fit,
+    then ``+`` for the rest (``3,2,1`` in 3 characters is ``3+``), never run together."""
+    text = ",".join(map(str, fish))
+    for n in range(len(fish) - 1, 0, -1):
+        if len(text) <= width:
+            break
+        text = ",".join(map(str, fish[:n])) + "+"
+    return text
 
 
 def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None) -> list[Fragment]:

@@ -1,0 +1,413 @@
+"""The UI as people use it: the real ``waddle`` commands in pseudo-terminals of 80x24,
+their screens read by a terminal emulator (pyte), keys only.
+
+Two people on one host (``waddle host`` and ``waddle join``) play a whole game: the owner's
+start asks while the guest is not ready, the guest takes back a move, quits and rejoins
+(``waddle join`` again takes the seat back), and both ask for a rematch, which starts.
+A person plays a whole game of Waddle Downtown against two bots (``waddle play --game
+downtown``): the lobby's options, the setup discard while a bot's is already chosen,
+a special action, a B and an A, Esc backing out of a card, the points shown before each
+play is confirmed agreeing with what it scored, and the end screen.
+Waiting is for the screens (or the host's save file, to know an action landed), bounded
+by a timeout; no sleeps.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import select
+import socket
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+pyte = pytest.importorskip("pyte")
+
+ROOT = Path(__file__).parents[1]
+TIMEOUT = 60.0
+
+
+class Screen(pyte.Screen):
+    """A pyte screen that counts the bells it hears."""
+
+    bells = 0
+
+    def bell(self, *args) -> None:
+        self.bells += 1
+
+
+class Terminal:
+    """One command in a pseudo-terminal of ``columns`` x ``rows``, read by pyte."""
+
+    def __init__(self, argv: list[str], columns: int = 80, rows: int = 24) -> None:
+        self.screen = Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.output = bytearray()
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color",
+               "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+        env.pop("NO_COLOR", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "client.cli", *argv], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                     start_new_session=True)
+        os.close(slave)
+        self.fd = master
+        self.screen.write_process_input = lambda data: os.write(self.fd, data.encode())
+
+    def read(self) -> None:
+        """Take what the command wrote so far."""
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except OSError:  # the command ended and the terminal closed
+            data = b""
+        if not data:
+            self.fd_closed = True
+        self.output += data
+        self.stream.feed(data)
+
+    fd_closed = False
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def keys(self, data: str) -> None:
+        os.write(self.fd, data.encode())
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        os.close(self.fd)
+
+
+def wait(terminals: list[Terminal], predicate, what: str, timeout: float = TIMEOUT) -> None:
+    """Read every terminal until ``predicate()`` holds (checked after each read), or fail
+    after ``timeout`` seconds naming ``what`` and showing the screens."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            screens = "\n\n".join(t.text() for t in terminals)
+            raise AssertionError(f"timed out waiting for {what}:\n{screens}")
+        ready, _, _ = select.select([t.fd for t in terminals if not t.fd_closed], [], [], min(left, 1.0))
+        for terminal in terminals:
+            if terminal.fd in ready:
+                terminal.read()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def actions(save: Path) -> int:
+    """How many actions the host's save file holds (-1 before it exists or while it is written)."""
+    try:
+        return len(json.loads(save.read_text())["actions"])
+    except (OSError, ValueError, KeyError):
+        return -1
+
+
+def penguins(terminal: Terminal) -> int:
+    """The penguins on the board the screen shows (letters left of the panel's bar)."""
+    return sum(line.split("│")[0].count("R") + line.split("│")[0].count("B")
+               for line in terminal.screen.display[1:-1])
+
+
+class Table:
+    """The people's terminals: Ann's, and Bob's while he is there."""
+
+    def __init__(self, ann: Terminal) -> None:
+        self.ann, self.bob = ann, None
+
+    @property
+    def people(self) -> list[Terminal]:
+        return [t for t in (self.ann, self.bob) if t is not None]
+
+
+def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
+    port, save = free_port(), tmp_path / "game.json"
+    ann = Terminal(["host", "--port", str(port), "--players", "2", "--code", "e2e", "--name", "Ann",
+                    "--seed", "3", "--seat-order", "seated", "--grace", "120", "--save", str(save)])
+    join = ["join", f"127.0.0.1:{port}", "--name", "Bob", "--code", "e2e"]
+    t = Table(ann)
+    try:
+        wait(t.people, lambda: "Others join with" in ann.text(), "the host's lobby")
+        t.bob = Terminal(join)
+        wait(t.people, lambda: "Ann (you)" in ann.text() and "Bob" in ann.text() and "Bob (you)" in t.bob.text(),
+             "both in the lobby")
+        assert f"waddle join 127.0.0.1:{port} --code e2e" in ann.text()
+        ann.keys("\x1b[B" * 6 + "\r")  # down to Start, Enter: Bob is not ready, so it asks
+        wait(t.people, lambda: "B Bob is not ready. Start anyway?" in ann.text(), "the start question")
+        ann.keys("n")
+        t.bob.keys("r")
+        wait(t.people, lambda: "Bob (you)  (blue, ready)" in t.bob.text(), "Bob ready")
+        ann.keys("\r")
+        wait(t.people, lambda: "Track A" in ann.text() and "Track A" in t.bob.text(), "the game")
+        wait(t.people, lambda: "YOUR TURN" in ann.text() and ann.screen.title == "Waddle: your turn"
+             and ann.screen.bells >= 1, "Ann's turn announced (bell and title)")
+        assert "YOUR TURN" not in t.bob.text() and t.bob.screen.title != "Waddle: your turn"
+
+        def in_step(terminals: list[Terminal]) -> bool:  # every screen shows every move saved
+            return all(penguins(t) == actions(save) for t in terminals)
+
+        def play_turn(terminal: Terminal) -> None:
+            before = actions(save)
+            terminal.keys("\r")
+            wait(t.people, lambda: actions(save) > before and in_step(t.people), "the move on every screen")
+
+        took_back = rejoined = False
+        while "GAME OVER" not in ann.text():
+            wait(t.people, lambda: in_step(t.people) and ("GAME OVER" in ann.text() and "GAME OVER" in t.bob.text()
+                 or "YOUR TURN" in ann.text() or "YOUR TURN" in t.bob.text()), "a turn")
+            if "GAME OVER" in ann.text():
+                break
+            mover = ann if "YOUR TURN" in ann.text() else t.bob
+            if mover is t.bob and not took_back:
+                played = actions(save)
+                play_turn(t.bob)
+                wait(t.people, lambda: "u undo" in t.bob.text() or "u take back" in t.bob.text(), "the take-back hint")
+                t.bob.keys("u")
+                wait(t.people, lambda played=played: actions(save) == played and "took back the" in t.bob.text()
+                     and "took back the" in ann.text() and in_step(t.people), "the take-back")
+                took_back = True
+                continue
+            if mover is ann and took_back and not rejoined and actions(save) > 10:
+                t.bob.keys("q")
+                wait(t.people, lambda: "Quit the game?" in t.bob.text(), "the quit question")
+                t.bob.keys("y")
+                wait(t.people, lambda: t.bob.proc.poll() is not None, "Bob's UI closed")
+                t.bob.read()
+                out = bytes(t.bob.output).decode("utf-8", "replace")
+                assert f"Come back with:  waddle join 127.0.0.1:{port} --name Bob --code e2e" in out
+                t.bob.close()
+                t.bob = None
+                wait(t.people, lambda: "Bob (away)" in ann.text(), "Bob away on Ann's screen")
+                play_turn(ann)
+                t.bob = Terminal(join)
+                wait(t.people, lambda: "Bob (you)" in t.bob.text() and in_step(t.people), "Bob back")
+                rejoined = True
+                continue
+            play_turn(mover)
+        assert took_back and rejoined
+        wait(t.people, lambda: "GAME OVER" in t.bob.text() and "waddles pools total" in t.bob.text(),
+             "the score on both screens")
+        assert "Rematch? press r" in ann.text()
+        wait(t.people, lambda: any(line.split("│")[-1].startswith("Record: ")
+                                   and line.rstrip().endswith("game.json") for line in ann.screen.display),
+             "the record's file on the host's screen")
+        ann.keys("r")
+        wait(t.people, lambda: "Rematch asked by R Ann" in t.bob.text(), "Ann's rematch request seen")
+        t.bob.keys("r")
+        wait(t.people, lambda: "game 2 starts" in ann.text() and "game 2 starts" in t.bob.text()
+             and "Track A" in t.bob.text(), "the rematch")
+        first = json.loads(save.read_text())
+        second = json.loads((tmp_path / "game-2.json").read_text())
+        assert first["players"] == ["red", "blue"] and second["players"] == ["blue", "red"]
+        assert first["map"] != second["map"]  # a new seed: a new layout
+        for terminal in t.people:
+            terminal.keys("qy")
+        wait(t.people, lambda: all(p.proc.poll() is not None for p in t.people), "both quit")
+    finally:
+        for terminal in t.people:
+            terminal.close()
+
+
+# -- Waddle Downtown: a person and two bots, keys only ------------------------------------------
+
+
+def downtown_position(record: Path):
+    """The host's game so far, replayed from its save file (the test is the referee: it
+    reads the shuffle, which no player's screen shows)."""
+    from waddle.ruleset import get_ruleset
+
+    return get_ruleset("downtown").load(json.loads(record.read_text())).state
+
+
+def board_text(terminal: Terminal) -> str:
+    """The board area of the screen (left of the panel's bar, the column that is a bar on
+    every line), below the banner."""
+    body = terminal.screen.display[1:-1]
+    bar = next((c for c in range(len(body[0])) if all(line[c] == "│" for line in body)), len(body[0]))
+    return "\n".join(line[:bar] for line in body)
+
+
+class Person:
+    """Ann at a Downtown table: what she saw and did."""
+
+    def __init__(self, terminal: Terminal, record: Path, seat: int) -> None:
+        self.t, self.record, self.seat = terminal, record, seat
+        self.done: set[str] = set()
+        self.scores_shown: list[int] = []
+        self.went_back = False
+
+    def press(self, keys: str, until, what: str) -> None:
+        self.t.keys(keys)
+        wait([self.t], until, what)
+
+    def shows(self, words: str):
+        return lambda: words in self.t.text()
+
+    def discard(self) -> None:
+        state = downtown_position(self.record)
+        card = state.name(state.hands[self.seat][1])
+        self.press("2", self.shows(f"Discard {card} face up on your pile?"), "the discard's question")
+        before = actions(self.record)
+        self.press("\r", lambda: actions(self.record) > before, "the discard played")
+        self.done.add("discard")
+
+    def play(self) -> None:
+        """One turn: a special action, B and A first, each once, then what is possible."""
+        state = downtown_position(self.record)
+        seat = self.seat
+        plans = []
+        for index, card in enumerate(state.hands[seat]):
+            if card not in state.playable(seat):
+                continue
+            targets = state.copy_targets(seat) if card == state.deck.copy else []
+            kind = state.kind(state.effective(card, targets[0] if targets else None))
+            if kind != "standard":
+                special = state.can_act(seat, kind)
+                plans.append(("special" if special else "none", kind if special else None, index, bool(targets)))
+            else:
+                if state.can_add(seat):
+                    plans.append(("A", "add", index, bool(targets)))
+                if any(state.move_hoods(p) for p in range(len(state.red))):
+                    plans.append(("B", "move", index, bool(targets)))
+                if not plans or plans[-1][2] != index:
+                    plans.append(("none", None, index, bool(targets)))
+        order = ["special", "B", "A", "none"]
+        goal, kind, index, copies = min(plans, key=lambda p: (p[0] in self.done, order.index(p[0])))
+        if not self.went_back:  # Esc backs out of the card just picked
+            self.press(str(index + 1), lambda: "Your turn: play a card" not in self.t.text(), "the card picked")
+            self.press("\x1b", self.shows("Your turn: play a card"), "Esc back to the hand")
+            self.went_back = True
+        self.press(str(index + 1), lambda: "Your turn: play a card" not in self.t.text(), "the card picked")
+        if copies:
+            assert "Copy: which opponent's top card do you copy?" in self.t.text()
+            self.press("\r", lambda: "Copy: which" not in self.t.text(), "the card copied")
+        if "action A or B?" in self.t.text():
+            self.press("a" if kind == "add" else "b", lambda: "action A or B?" not in self.t.text(), "A or B")
+        if kind == "move":
+            self.press("\r", self.shows("to place:"), "the place emptied")
+        if kind in ("add", "move", "recall"):
+            self.put(state, kind)
+        elif kind == "recolour":
+            self.recolour(state)
+        assert "Enter plays it, Esc goes back" in self.t.text()
+        shown = self.t.text().split("scores ")[1].split(" point")[0] if "scores " in self.t.text() else None
+        before = actions(self.record)
+        self.press("\r", lambda: actions(self.record) > before, "the play")
+        history = downtown_position(self.record).history
+        scored = [e for e in history if type(e).__name__ == "Scored" and e.seat == seat][-1]
+        assert shown is None or int(shown) == scored.points
+        self.scores_shown.append(scored.points)
+        self.done.add(goal)
+
+    def cursor(self) -> str:
+        """The penguins in the cursor's box (drawn with double lines)."""
+        line = next((line for line in board_text(self.t).split("\n") if "║" in line), None)
+        assert line is not None, f"no cursor on the screen:\n{self.t.text()}"
+        return line[line.index("║") + 1:line.rindex("║")]
+
+    def status(self) -> str:
+        """The line under the places that says what is left to put."""
+        return next((line for line in board_text(self.t).split("\n")
+                     if line.startswith(("to place:", "supply left:", "taken off:", "every penguin"))), "")
+
+    def key_or_next_place(self, key: str) -> bool:
+        """Press ``key``; if the screen says it was refused (nothing put), Tab to the next
+        place. Returns whether it was taken."""
+        before, banner = self.status(), self.t.screen.display[0]
+        self.t.keys(key)
+        wait([self.t], lambda: self.status() != before or self.t.screen.display[0] != banner, "an answer")
+        if self.status() != before:
+            return True
+        board = board_text(self.t)
+        self.press("\t", lambda: board_text(self.t) != board, "the cursor on the next place")
+        return False
+
+    def put(self, state, kind: str) -> None:
+        """Put (Recall: take off) penguins with r and y, to the next place with Tab where
+        one is refused, until the play can be confirmed."""
+        for _ in range(60):
+            status = self.status()
+            if "Enter when done" in status:
+                self.press("\r", self.shows("Enter plays it"), "the play to confirm")
+                return
+            if kind == "move":
+                key = "r" if "r" in status.split("to place: ")[1].split(";")[0] else "y"
+            elif kind == "add":
+                key = "r" if state.supply_red[self.seat] else "y"
+            else:
+                key = "r" if "R" in self.cursor() else "y"
+            self.key_or_next_place(key)
+        raise AssertionError("the penguins were never all put:\n" + self.t.text())
+
+    def recolour(self, state) -> None:
+        """Turn a penguin of the first place that has one the other colour."""
+        for _ in range(2 * len(state.red)):
+            if "Enter when done" in board_text(self.t):
+                self.press("\r", self.shows("Enter plays it"), "the recolour to confirm")
+                return
+            red = "R" in self.cursor() and state.supply_yellow[self.seat]
+            board, banner = board_text(self.t), self.t.screen.display[0]
+            self.t.keys("y" if red else "r")
+            wait([self.t], lambda board=board, banner=banner: board_text(self.t) != board
+                 or self.t.screen.display[0] != banner, "an answer")
+            if "Enter when done" not in board_text(self.t):
+                self.press("\t", lambda board=board: board_text(self.t) != board, "the next place")
+        raise AssertionError("no place could be recoloured:\n" + self.t.text())
+
+
+def test_a_person_plays_a_whole_downtown_game_against_two_bots_with_keys_only(tmp_path):
+    record = tmp_path / "downtown.json"
+    ann = Terminal(["play", "--game", "downtown", "--bots", "2", "--seed", "3", "--pace", "0",
+                    "--name", "Ann", "--record", str(record)])
+    try:
+        settings = ("Players               3", "Single deck           off",
+                    "Deck                  bundled (13 cards)")
+        wait([ann], lambda: "Waddle Downtown: the lobby" in ann.text()
+             and all(setting in ann.text() for setting in settings), "the lobby with its settings")
+        ann.keys("\x1b[B" * 5 + "\r")
+        wait([ann], lambda: "YOUR TURN" in ann.text() and "Setup: discard a card" in ann.text(), "the setup discard")
+        assert ann.screen.title == "Waddle Downtown: your turn"
+        wait([ann], lambda: "discard chosen" in ann.text() and "choosing..." in ann.text(),
+             "the bot's discard chosen, Ann's not yet")
+        seat = json.loads(record.read_text())["players"].index("blue")
+        person = Person(ann, record, seat)
+        person.discard()
+        def mine() -> bool:  # the save file has caught up with the screen too
+            try:
+                return seat in downtown_position(record).to_act()
+            except ValueError:  # being written
+                return False
+
+        while True:
+            wait([ann], lambda: "GAME OVER" in ann.text() or "YOUR TURN" in ann.text()
+                 and "Your turn: play a card" in ann.text() and mine(), "a turn")
+            if "GAME OVER" in ann.text():
+                break
+            assert "too small" not in ann.text()
+            person.play()
+        assert {"discard", "A", "B", "special"} <= person.done
+        wait([ann], lambda: "Points per turn" in ann.text() and "Record: " in ann.text(), "the end screen")
+        final = downtown_position(record)  # saved: the record line shows once it is
+        winner = final.labels[final.winners[0]]
+        screen = ann.text()
+        row = next(line for line in board_text(ann).split("\n") if line.startswith(winner[0].upper() + " "))
+        assert "★" in row and row.split()[-2] == str(final.scores[final.winners[0]])
+        assert f"won by {winner[0].upper()}" in screen.split("\n")[0]
+        ann.keys("qy")
+        wait([ann], lambda: ann.proc.poll() is not None, "Ann quit")
+    finally:
+        ann.close()
