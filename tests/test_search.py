@@ -38,11 +38,16 @@ def random_position(seed: int, left: int, players: int = 2, mirror_match: bool =
     return game
 
 
-def pushed_playout(game: Game, random, scout_damping, double_damping, touching) -> list[int]:
+def pushed_playout(game: Game, random, scout_damping, double_damping, touching, grow=0.0,
+                   limit=None) -> list[int]:
     """The reference playout: the draws ``Game.playout`` documents, through ``push``."""
     game = game.copy()
-    while not game.is_over:
+    placed = 0
+    while not game.is_over and placed != limit:
         actions = game.legal_actions()
+        near = [a for a in actions if isinstance(a, Place) and game.touches_own(a.hex)]
+        if grow and near and random() < grow:
+            actions = near
         i = int(random() * len(actions))
         if actions[i] == actions[-1] and not isinstance(actions[i], Place) and random() < scout_damping:
             i = int(random() * (len(actions) - 1))
@@ -51,6 +56,7 @@ def pushed_playout(game: Game, random, scout_damping, double_damping, touching) 
                 random() < double_damping or touching and not game.touches_own(action.hex)):
             action = actions[i - 1]
         game.push(action)
+        placed += isinstance(action, Place)
     return game.live_totals()
 
 
@@ -62,7 +68,8 @@ def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
     for _ in range(seed * 3):
         if not game.is_over:
             game.push(rng.choice(game.legal_actions()))
-    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
+    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True),
+              (0.7, 0.0, True, 0.6), (0.0, 0.8, False, 1.0, 5), (0.7, 0.0, True, 0.0, 1)][seed % 7]
     before = to_record(game)
     assert game.playout(random.Random(seed).random, *policy) == \
         pushed_playout(game, random.Random(seed).random, *policy)

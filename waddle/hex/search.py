@@ -104,10 +104,15 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
+        grow: in playouts, the probability of placing next to the player's own
+            tokens when it can (:meth:`Game.playout`; 0: uniform places).
+        cutoff: stop each playout after this many placements and score the board then
+            (``None``: play to the end).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
-            infinite, ``iterations`` is less than 1, or ``solver`` is negative.
+            infinite, ``iterations`` is less than 1, ``solver`` is negative, ``grow``
+            is outside ``[0, 1]`` or ``cutoff`` is less than 1.
     """
 
     name = "search"
@@ -121,14 +126,20 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, solver: int = 4,
-                 touching: bool = True) -> None:
+                 touching: bool = True, grow: float = 0.0, cutoff: int | None = None) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
+        if not 0 <= grow <= 1:
+            raise ValueError(f"the search bot's grow probability must be in [0, 1], not {grow}")
+        if cutoff is not None and cutoff < 1:
+            raise ValueError(f"the search bot's playout cutoff must be positive, not {cutoff}")
         self._budget = Budget(seconds, iterations)
         self._rng = random.Random(seed)
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
+        self.playout = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching,
+                        grow, cutoff)
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
 
     def choose(self, game: Game) -> Action:
@@ -160,7 +171,7 @@ class SearchBot:
             else:
                 self.last_iterations = 0
                 return analysis
-        tree = _Tree(game, self._rng, self.exploration, self.touching)
+        tree = _Tree(game, self._rng, self.exploration, self.touching, self.playout)
         self.last_iterations = self._budget.run(tree.iterate, start)
         return tree.analysis(self.last_iterations)
 
@@ -216,14 +227,15 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "touching", "damping", "root")
+    __slots__ = ("game", "rng", "exploration", "touching", "playout", "root")
 
-    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool) -> None:
+    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool,
+                 playout: tuple) -> None:
         self.game = game.copy()
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.damping = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING)
+        self.playout = playout          # the arguments of Game.playout after ``random``
         self.root = self._node(None, -1)
 
     def _node(self, action: Action | None, mover: int) -> _Node:
@@ -239,7 +251,7 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = game.playout(self.rng.random, *self.damping, self.touching)
+        totals = game.playout(self.rng.random, *self.playout)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
