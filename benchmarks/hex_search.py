@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: playouts place next to own tokens with this probability")
     parser.add_argument("--cutoff", type=int, default=None,
                         help="search: score the board after this many playout placements")
+    parser.add_argument("--mast", type=float, default=0.0,
+                        help="search: playouts place on the best move average with this probability")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
@@ -149,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "grow": args.grow, "cutoff": args.cutoff}
+               "grow": args.grow, "cutoff": args.cutoff, "mast": args.mast}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

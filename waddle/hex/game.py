@@ -345,7 +345,8 @@ class Game:
 
     def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
                 double_damping: float = 0.0, touching: bool = False, grow: float = 0.0,
-                limit: int | None = None) -> list[int]:
+                limit: int | None = None, history: Sequence[Sequence[float]] | None = None,
+                greedy: float = 0.0, played: list[tuple[int, int]] | None = None) -> list[int]:
         """Play random actions to the end on scratch state; return each player's final
         total (VP, seat order). The game is unchanged (the fast path for search).
 
@@ -355,6 +356,10 @@ class Game:
         - with ``grow`` above 0, when an empty hex next to the active hex touches one of
           the player's own tokens, one more draw below ``grow`` narrows the choice to the
           places on such hexes (singles and doubles, no scout): waddles grow;
+        - with ``history`` (per seat, a value per ice index: the search's move averages),
+          one more draw below ``greedy`` places on the hex of highest value (the first
+          in index order on a tie), and then, with a double left, one draw picks the
+          single or the double (no scout);
         - a drawn scout is redrawn among the places with probability ``scout_damping``;
         - a drawn double becomes the single on its hex with probability
           ``double_damping``, and always when ``touching`` and the hex is next to none of
@@ -364,7 +369,8 @@ class Game:
         the actions narrowed by ``grow``; the redraws in that order) with :meth:`push`, so
         both give the same game for the same ``random``. With ``limit``, the playout stops
         after that many placements and returns the totals of the board then (the cheap
-        evaluation of :meth:`live_totals`).
+        evaluation of :meth:`live_totals`). Each placement's ``(seat, ice index)`` is
+        appended to ``played``, when given.
         """
         t, n = self._t, len(self.players)
         pieces, doubles, occupied = list(self._pieces), self._doubles, self._occupied
@@ -384,13 +390,18 @@ class Game:
             bits = split.get(empty) or t.bits_of(empty)
             step = 2 if left[player] else 1
             places = len(bits) * step
-            i = int(random() * (places + scout))
-            if i == places:
-                if random() >= scout_damping:
-                    tracks[1 - at].append(track.pop(0))
-                    scouted = True
-                    continue
-                i = int(random() * places)
+            if history is not None and random() < greedy:
+                values = history[player]
+                k = max(range(len(bits)), key=lambda j: values[bits[j].bit_length() - 1])
+                i = k * step + int(random() * step)
+            else:
+                i = int(random() * (places + scout))
+                if i == places:
+                    if random() >= scout_damping:
+                        tracks[1 - at].append(track.pop(0))
+                        scouted = True
+                        continue
+                    i = int(random() * places)
             bit = bits[i // step]
             if i % step and random() >= double_damping and (not touching or bit & reach[player]):
                 doubles |= bit
@@ -399,6 +410,8 @@ class Game:
             occupied |= bit
             reach[player] |= neighbours[bit.bit_length() - 1]
             placed += 1
+            if played is not None:
+                played.append((player, bit.bit_length() - 1))
             track.append(track.pop(0))
             if shore & ~occupied:
                 continue

@@ -108,11 +108,14 @@ class SearchBot:
             tokens when it can (:meth:`Game.playout`; 0: uniform places).
         cutoff: stop each playout after this many placements and score the board then
             (``None``: play to the end).
+        mast: in playouts, the probability of placing on the hex with the best move
+            average (MAST: each seat's mean reward after placing on each hex in this
+            move's playouts; 0: off).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
             infinite, ``iterations`` is less than 1, ``solver`` is negative, ``grow``
-            is outside ``[0, 1]`` or ``cutoff`` is less than 1.
+            or ``mast`` is outside ``[0, 1]`` or ``cutoff`` is less than 1.
     """
 
     name = "search"
@@ -126,11 +129,13 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, solver: int = 4,
-                 touching: bool = True, grow: float = 0.0, cutoff: int | None = None) -> None:
+                 touching: bool = True, grow: float = 0.0, cutoff: int | None = None,
+                 mast: float = 0.0) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
-        if not 0 <= grow <= 1:
-            raise ValueError(f"the search bot's grow probability must be in [0, 1], not {grow}")
+        for option, value in (("grow", grow), ("mast", mast)):
+            if not 0 <= value <= 1:
+                raise ValueError(f"the search bot's {option} probability must be in [0, 1], not {value}")
         if cutoff is not None and cutoff < 1:
             raise ValueError(f"the search bot's playout cutoff must be positive, not {cutoff}")
         self._budget = Budget(seconds, iterations)
@@ -140,6 +145,7 @@ class SearchBot:
         self.touching = touching
         self.playout = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching,
                         grow, cutoff)
+        self.mast = mast
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
 
     def choose(self, game: Game) -> Action:
@@ -171,7 +177,7 @@ class SearchBot:
             else:
                 self.last_iterations = 0
                 return analysis
-        tree = _Tree(game, self._rng, self.exploration, self.touching, self.playout)
+        tree = _Tree(game, self._rng, self.exploration, self.touching, self.playout, self.mast)
         self.last_iterations = self._budget.run(tree.iterate, start)
         return tree.analysis(self.last_iterations)
 
@@ -227,15 +233,21 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "touching", "playout", "root")
+    __slots__ = ("game", "rng", "exploration", "touching", "playout", "mast", "history", "counts",
+                 "root")
 
     def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool,
-                 playout: tuple) -> None:
+                 playout: tuple, mast: float) -> None:
         self.game = game.copy()
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
         self.playout = playout          # the arguments of Game.playout after ``random``
+        self.mast = mast
+        # MAST: per seat and ice index, the mean reward and count (untried hexes look best)
+        ice = len(game.map.ice)
+        self.history = [[1.0] * ice for _ in game.players]
+        self.counts = [[0] * ice for _ in game.players]
         self.root = self._node(None, -1)
 
     def _node(self, action: Action | None, mover: int) -> _Node:
@@ -251,10 +263,16 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = game.playout(self.rng.random, *self.playout)
+        if self.mast:
+            played: list[tuple[int, int]] = []
+            totals = game.playout(self.rng.random, *self.playout, self.history, self.mast, played)
+        else:
+            totals = game.playout(self.rng.random, *self.playout)
         for _ in range(len(path)):
             game.pop()
-        self._back_up(path, totals)
+        shares = self._back_up(path, totals)
+        if self.mast:
+            self._learn(played, shares)
 
     def _descend(self) -> list[_Node]:
         """Push the actions from the root to a new leaf (or a finished game); return
@@ -285,7 +303,15 @@ class _Tree:
                 best, best_value = child, value
         return best
 
-    def _back_up(self, path: list[_Node], totals: list[int]) -> None:
+    def _learn(self, played: list[tuple[int, int]], shares: list[float]) -> None:
+        """Fold a playout's rewards into the move averages of its placements."""
+        history, counts = self.history, self.counts
+        for seat, index in played:
+            n = counts[seat][index] = counts[seat][index] + 1
+            history[seat][index] += (shares[seat] - history[seat][index]) / n
+
+    def _back_up(self, path: list[_Node], totals: list[int]) -> list[float]:
+        """Add an iteration's rewards to the nodes on its path; return the rewards."""
         shares = rewards(totals)
         self.root.visits += 1
         for node in path:
@@ -294,6 +320,7 @@ class _Tree:
         scores = path[0].scores         # kept for the root's children only, for analysis
         for seat, total in enumerate(totals):
             scores[seat] += total
+        return shares
 
     def analysis(self, iterations: int) -> Analysis:
         """The analysis after ``iterations`` iterations."""
