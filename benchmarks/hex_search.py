@@ -133,10 +133,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
-    parser.add_argument("--grow", type=float, default=0.0,
-                        help="search: playouts place next to own tokens with this probability")
-    parser.add_argument("--cutoff", type=int, default=None,
-                        help="search: score the board after this many playout placements")
     parser.add_argument("--mast", type=float, default=0.0,
                         help="search: playouts place on the best move average with this probability")
     parser.add_argument("--search-seconds", type=float, default=None,
@@ -151,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "grow": args.grow, "cutoff": args.cutoff, "mast": args.mast}
+               "mast": args.mast}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

@@ -344,18 +344,15 @@ class Game:
         return action
 
     def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
-                double_damping: float = 0.0, touching: bool = False, grow: float = 0.0,
-                limit: int | None = None, history: Sequence[Sequence[float]] | None = None,
-                greedy: float = 0.0, played: list[tuple[int, int]] | None = None) -> list[int]:
+                double_damping: float = 0.0, touching: bool = False,
+                history: Sequence[Sequence[float]] | None = None, greedy: float = 0.0,
+                played: list[tuple[int, int]] | None = None) -> list[int]:
         """Play random actions to the end on scratch state; return each player's final
         total (VP, seat order). The game is unchanged (the fast path for search).
 
         Each action is drawn uniformly from :meth:`legal_actions` with ``random()`` (floats
         in ``[0, 1)``), except that:
 
-        - with ``grow`` above 0, when an empty hex next to the active hex touches one of
-          the player's own tokens, one more draw below ``grow`` narrows the choice to the
-          places on such hexes (singles and doubles, no scout): waddles grow;
         - with ``history`` (per seat, a value per ice index: the search's move averages),
           one more draw below ``greedy`` places on the hex of highest value (the first
           in index order on a tie), and then, with a double left, one draw picks the
@@ -365,12 +362,10 @@ class Game:
           ``double_damping``, and always when ``touching`` and the hex is next to none of
           the player's own tokens.
 
-        The draws are the same as playing ``actions[int(random() * len(actions))]`` (of
-        the actions narrowed by ``grow``; the redraws in that order) with :meth:`push`, so
-        both give the same game for the same ``random``. With ``limit``, the playout stops
-        after that many placements and returns the totals of the board then (the cheap
-        evaluation of :meth:`live_totals`). Each placement's ``(seat, ice index)`` is
-        appended to ``played``, when given.
+        The draws are the same as playing ``actions[int(random() * len(actions))]`` (and
+        the redraws, in that order) with :meth:`push`, so both give the same game for the
+        same ``random``. Each placement's ``(seat, ice index)`` is appended to ``played``,
+        when given.
         """
         t, n = self._t, len(self.players)
         pieces, doubles, occupied = list(self._pieces), self._doubles, self._occupied
@@ -378,15 +373,11 @@ class Game:
         at, scouted, pos, half, shore = self._at, self._scouted, self._pos, self._half, self._shore
         earlier = [totals(t, p, d) for p, d, *_ in self._boards]
         split, shores, neighbours = t.split, t.shore, t.ice_neighbours
-        reach = [t.reach(p) for p in pieces]
-        placed = 0
-        while pos >= 0 and placed != limit:
+        while pos >= 0:
             track = tracks[at]
             player = track[0]
             empty = shore & ~occupied
             scout = len(track) > 1
-            if grow and empty & reach[player] and random() < grow:
-                empty, scout = empty & reach[player], False
             bits = split.get(empty) or t.bits_of(empty)
             step = 2 if left[player] else 1
             places = len(bits) * step
@@ -403,13 +394,12 @@ class Game:
                         continue
                     i = int(random() * places)
             bit = bits[i // step]
-            if i % step and random() >= double_damping and (not touching or bit & reach[player]):
+            if i % step and random() >= double_damping and (
+                    not touching or neighbours[bit.bit_length() - 1] & pieces[player]):
                 doubles |= bit
                 left[player] -= 1
             pieces[player] |= bit
             occupied |= bit
-            reach[player] |= neighbours[bit.bit_length() - 1]
-            placed += 1
             if played is not None:
                 played.append((player, bit.bit_length() - 1))
             track.append(track.pop(0))
@@ -429,7 +419,6 @@ class Game:
                 pieces, doubles, occupied, left = [0] * n, 0, 0, [DOUBLES] * n
                 tracks, at, half, pos = [list(reversed(range(n))), []], 0, 1, 0
                 shore = shores[t.orders[1][0]]
-                reach = [0] * n
         return [sum(scores) for scores in zip(totals(t, pieces, doubles), *earlier)]
 
     def copy(self) -> Game:

@@ -104,10 +104,6 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
-        grow: in playouts, the probability of placing next to the player's own
-            tokens when it can (:meth:`Game.playout`; 0: uniform places).
-        cutoff: stop each playout after this many placements and score the board then
-            (``None``: play to the end).
         mast: in playouts, the probability of placing on the hex with the best move
             average (MAST: each seat's mean reward after placing on each hex in this
             move's playouts; 0: off).
@@ -115,7 +111,7 @@ class SearchBot:
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
             infinite, ``iterations`` is less than 1, ``solver`` is negative, ``grow``
-            or ``mast`` is outside ``[0, 1]`` or ``cutoff`` is less than 1.
+            or ``mast`` is outside ``[0, 1]``.
     """
 
     name = "search"
@@ -129,22 +125,17 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7, solver: int = 4,
-                 touching: bool = True, grow: float = 0.0, cutoff: int | None = None,
-                 mast: float = 0.0) -> None:
+                 touching: bool = True, mast: float = 0.0) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
-        for option, value in (("grow", grow), ("mast", mast)):
-            if not 0 <= value <= 1:
-                raise ValueError(f"the search bot's {option} probability must be in [0, 1], not {value}")
-        if cutoff is not None and cutoff < 1:
-            raise ValueError(f"the search bot's playout cutoff must be positive, not {cutoff}")
+        if not 0 <= mast <= 1:
+            raise ValueError(f"the search bot's mast probability must be in [0, 1], not {mast}")
         self._budget = Budget(seconds, iterations)
         self._rng = random.Random(seed)
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.playout = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching,
-                        grow, cutoff)
+        self.playout = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.mast = mast
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
 
@@ -184,7 +175,19 @@ class SearchBot:
 
 def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None = None,
             seed: int | None = None, **options) -> Analysis:
-    """Analyse ``game`` with a new :class:`SearchBot` (``options`` go to it).
+    """Analyse ``game`` (a hex :class:`Game` not over; unchanged) for the player to act,
+    with a new :class:`SearchBot` and its budget: ``seconds`` of thinking and/or
+    ``iterations`` (``seconds=None`` with ``iterations``: deterministic for ``seed``);
+    ``options`` are the bot's other options (``solver``, ``exploration``, ...).
+
+    Returns an :class:`Analysis`: ``player`` (the colour to act), ``best`` (the action
+    the search plays), ``scores`` (every player's expected final total after ``best``, VP
+    by colour: the evaluation), ``lines`` (each root action searched with its visits,
+    mean reward and expected final totals by colour, best first), ``iterations`` and
+    ``exact`` (solved exactly when few placements remain: then the scores are exact
+    max^n values). For example, after ``a = analyse(game, seconds=1)``: draw
+    ``a.best``, plot ``a.scores[a.player]``, and mark a move played as a blunder by
+    ``a.loss(move)`` (VP).
 
     Raises:
         ValueError: if the game is over, or for bad budgets or options.

@@ -80,15 +80,6 @@ class Tables:
             parts = self.split[bits] = tuple(found)
         return parts
 
-    def reach(self, bits: int) -> int:
-        """The bitset of the ice hexes next to any ice hex of bitset ``bits``."""
-        out = 0
-        while bits:
-            low = bits & -bits
-            out |= self.ice_neighbours[low.bit_length() - 1]
-            bits ^= low
-        return out
-
     def legal_actions(self, empty: int, doubles: bool, scout: bool) -> tuple[Action, ...]:
         """The legal actions given the empty shore bitset of the active hex (cached)."""
         key = (empty, doubles, scout)
