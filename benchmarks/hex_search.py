@@ -135,6 +135,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--mast", type=float, default=0.0,
                         help="search: playouts place on the best move average with this probability")
+    parser.add_argument("--bias", type=float, default=0.0,
+                        help="search: the weight of progressive history in the tree")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
@@ -147,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "mast": args.mast}
+               "mast": args.mast, "bias": args.bias}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

@@ -229,6 +229,15 @@ class Game:
                 f"{player} has no doubles left ({DOUBLES} per player"
                 f"{' per half' if self.mirror_match else ''})")
 
+    def ice_index(self, hex: Hex) -> int:
+        """The index of ice ``hex`` among the map's ice hexes in ``(q, r)`` order (as in
+        the ``(seat, ice index)`` pairs :meth:`playout` reports).
+
+        Raises:
+            KeyError: if ``hex`` is not an ice hex of the map.
+        """
+        return self._t.index[hex]
+
     def touches_own(self, hex: Hex) -> bool:
         """Whether ice ``hex`` is next to a token of the current player (``False`` when
         the game is over)."""
