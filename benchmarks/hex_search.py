@@ -128,15 +128,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of maps and bots (default 1)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                         help="worker processes (default: 2, or 1 on one core)")
-    parser.add_argument("--exploration", type=float, default=0.7, help="search: UCB1 constant")
+    parser.add_argument("--exploration", type=float, default=0.35,
+                        help="search: UCB1 constant (default 0.35)")
     parser.add_argument("--solver", type=int, default=4,
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
-    parser.add_argument("--mast", type=float, default=0.0,
-                        help="search: playouts place on the best move average with this probability")
-    parser.add_argument("--bias", type=float, default=0.0,
-                        help="search: the weight of progressive history in the tree")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
@@ -148,8 +145,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
-    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "mast": args.mast, "bias": args.bias}
+    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

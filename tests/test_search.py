@@ -38,28 +38,18 @@ def random_position(seed: int, left: int, players: int = 2, mirror_match: bool =
     return game
 
 
-def pushed_playout(game: Game, random, scout_damping, double_damping, touching,
-                   history=None, greedy=0.0, played=None) -> list[int]:
+def pushed_playout(game: Game, random, scout_damping, double_damping, touching) -> list[int]:
     """The reference playout: the draws ``Game.playout`` documents, through ``push``."""
     game = game.copy()
-    index = {hex: i for i, hex in enumerate(sorted(game.map.ice))}
     while not game.is_over:
         actions = game.legal_actions()
-        if history is not None and random() < greedy:
-            values = history[game.current_seat]
-            single = max((a for a in actions if isinstance(a, Place) and not a.double),
-                         key=lambda a: values[index[a.hex]])
-            i = actions.index(single) + int(random() * (1 + (game.doubles_left(game.current_player) > 0)))
-        else:
-            i = int(random() * len(actions))
+        i = int(random() * len(actions))
         if actions[i] == actions[-1] and not isinstance(actions[i], Place) and random() < scout_damping:
             i = int(random() * (len(actions) - 1))
         action = actions[i]
         if isinstance(action, Place) and action.double and (
                 random() < double_damping or touching and not game.touches_own(action.hex)):
             action = actions[i - 1]
-        if played is not None and isinstance(action, Place):
-            played.append((game.current_seat, index[action.hex]))
         game.push(action)
     return game.live_totals()
 
@@ -73,14 +63,9 @@ def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
         if not game.is_over:
             game.push(rng.choice(game.legal_actions()))
     policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
-    if seed % 3 == 1:               # move averages: a value per seat and ice hex
-        values = random.Random(-seed)
-        policy += ([[values.random() for _ in game.map.ice] for _ in game.players], 0.7)
     before = to_record(game)
-    played, expected = [], []
-    assert game.playout(random.Random(seed).random, *policy, played=played) == \
-        pushed_playout(game, random.Random(seed).random, *policy, played=expected)
-    assert played == expected and len(played) == placements_left(game)
+    assert game.playout(random.Random(seed).random, *policy) == \
+        pushed_playout(game, random.Random(seed).random, *policy)
     assert to_record(game) == before
 
 

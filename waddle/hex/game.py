@@ -229,15 +229,6 @@ class Game:
                 f"{player} has no doubles left ({DOUBLES} per player"
                 f"{' per half' if self.mirror_match else ''})")
 
-    def ice_index(self, hex: Hex) -> int:
-        """The index of ice ``hex`` among the map's ice hexes in ``(q, r)`` order (as in
-        the ``(seat, ice index)`` pairs :meth:`playout` reports).
-
-        Raises:
-            KeyError: if ``hex`` is not an ice hex of the map.
-        """
-        return self._t.index[hex]
-
     def touches_own(self, hex: Hex) -> bool:
         """Whether ice ``hex`` is next to a token of the current player (``False`` when
         the game is over)."""
@@ -353,28 +344,17 @@ class Game:
         return action
 
     def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
-                double_damping: float = 0.0, touching: bool = False,
-                history: Sequence[Sequence[float]] | None = None, greedy: float = 0.0,
-                played: list[tuple[int, int]] | None = None) -> list[int]:
+                double_damping: float = 0.0, touching: bool = False) -> list[int]:
         """Play random actions to the end on scratch state; return each player's final
         total (VP, seat order). The game is unchanged (the fast path for search).
 
         Each action is drawn uniformly from :meth:`legal_actions` with ``random()`` (floats
-        in ``[0, 1)``), except that:
-
-        - with ``history`` (per seat, a value per ice index: the search's move averages),
-          one more draw below ``greedy`` places on the hex of highest value (the first
-          in index order on a tie), and then, with a double left, one draw picks the
-          single or the double (no scout);
-        - a drawn scout is redrawn among the places with probability ``scout_damping``;
-        - a drawn double becomes the single on its hex with probability
-          ``double_damping``, and always when ``touching`` and the hex is next to none of
-          the player's own tokens.
-
-        The draws are the same as playing ``actions[int(random() * len(actions))]`` (and
-        the redraws, in that order) with :meth:`push`, so both give the same game for the
-        same ``random``. Each placement's ``(seat, ice index)`` is appended to ``played``,
-        when given.
+        in ``[0, 1)``), except that a drawn scout is redrawn among the places with
+        probability ``scout_damping``, and a drawn double becomes the single on its hex
+        with probability ``double_damping``, and always when ``touching`` and the hex is
+        next to none of the player's own tokens. The draws are the same as playing
+        ``actions[int(random() * len(actions))]`` (and the redraws, in that order) with
+        :meth:`push`, so both give the same game for the same ``random``.
         """
         t, n = self._t, len(self.players)
         pieces, doubles, occupied = list(self._pieces), self._doubles, self._occupied
@@ -386,22 +366,16 @@ class Game:
             track = tracks[at]
             player = track[0]
             empty = shore & ~occupied
-            scout = len(track) > 1
             bits = split.get(empty) or t.bits_of(empty)
             step = 2 if left[player] else 1
             places = len(bits) * step
-            if history is not None and random() < greedy:
-                values = history[player]
-                k = max(range(len(bits)), key=lambda j: values[bits[j].bit_length() - 1])
-                i = k * step + int(random() * step)
-            else:
-                i = int(random() * (places + scout))
-                if i == places:
-                    if random() >= scout_damping:
-                        tracks[1 - at].append(track.pop(0))
-                        scouted = True
-                        continue
-                    i = int(random() * places)
+            i = int(random() * (places + (len(track) > 1)))
+            if i == places:
+                if random() >= scout_damping:
+                    tracks[1 - at].append(track.pop(0))
+                    scouted = True
+                    continue
+                i = int(random() * places)
             bit = bits[i // step]
             if i % step and random() >= double_damping and (
                     not touching or neighbours[bit.bit_length() - 1] & pieces[player]):
@@ -409,8 +383,6 @@ class Game:
                 left[player] -= 1
             pieces[player] |= bit
             occupied |= bit
-            if played is not None:
-                played.append((player, bit.bit_length() - 1))
             track.append(track.pop(0))
             if shore & ~occupied:
                 continue

@@ -96,7 +96,8 @@ class SearchBot:
             a move always gets at least one iteration, however short the budget.
         iterations: the iteration budget per move (``None``: no limit); with
             ``seconds=None`` the bot is deterministic for a given seed.
-        exploration: the UCB1 exploration constant (rewards are in ``[0, 1]``).
+        exploration: the UCB1 exploration constant (rewards are in ``[0, 1]``); 0.35
+            measured a little better than 0.7, the ``uct`` bot's (docs/benchmarks.md).
         solver: solve the endgame exactly once at most this many placements are
             left (:func:`waddle.hex.endgame.placements_left`; 0: never); a solve that
             outlasts half the time budget (``SOLVER_SHARE``) gives way to the search
@@ -104,18 +105,10 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
-        mast: in playouts, the probability of placing on the hex with the best move
-            average (MAST: each seat's mean reward after placing on each hex in this
-            move's iterations; 0: off).
-        bias: the weight of progressive history in the tree: a child placing on a hex
-            gets ``bias * average / (visits - reward + 1)`` added to its UCB1 value,
-            ``average`` being the move average (0: off; after Nijssen and Winands,
-            "Enhancements for multi-player Monte-Carlo tree search", 2011).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
-            infinite, ``iterations`` is less than 1, ``solver`` is negative, ``grow``
-            or ``mast`` is outside ``[0, 1]``, or ``bias`` is negative.
+            infinite, ``iterations`` is less than 1, or ``solver`` is negative.
     """
 
     name = "search"
@@ -128,22 +121,15 @@ class SearchBot:
     SOLVER_SHARE = 0.5
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
-                 iterations: int | None = None, exploration: float = 0.7, solver: int = 4,
-                 touching: bool = True, mast: float = 0.0, bias: float = 0.0) -> None:
+                 iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
+                 touching: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
-        if not 0 <= mast <= 1:
-            raise ValueError(f"the search bot's mast probability must be in [0, 1], not {mast}")
-        if not bias >= 0:
-            raise ValueError(f"the search bot's history bias must be 0 or more, not {bias}")
         self._budget = Budget(seconds, iterations)
         self._rng = random.Random(seed)
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.playout = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
-        self.mast = mast
-        self.bias = bias
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
 
     def choose(self, game: Game) -> Action:
@@ -175,8 +161,7 @@ class SearchBot:
             else:
                 self.last_iterations = 0
                 return analysis
-        tree = _Tree(game, self._rng, self.exploration, self.touching, self.playout, self.mast,
-                     self.bias)
+        tree = _Tree(game, self._rng, self.exploration, self.touching)
         self.last_iterations = self._budget.run(tree.iterate, start)
         return tree.analysis(self.last_iterations)
 
@@ -227,13 +212,12 @@ class _Node:
     node; for the root's children, ``scores`` sums every seat's final totals too.
     """
 
-    __slots__ = ("action", "mover", "index", "children", "untried", "visits", "reward", "scores")
+    __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores")
 
-    def __init__(self, action: Action | None, mover: int, index: int, untried: list[Action],
+    def __init__(self, action: Action | None, mover: int, untried: list[Action],
                  players: int) -> None:
         self.action = action
         self.mover = mover
-        self.index = index              # the ice index of the hex ``action`` places on, else -1
         self.children: list[_Node] = []
         self.untried = untried          # actions not expanded yet (drawn at random)
         self.visits = 0
@@ -245,22 +229,14 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "touching", "playout", "mast", "bias", "history",
-                 "counts", "root")
+    __slots__ = ("game", "rng", "exploration", "touching", "damping", "root")
 
-    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool,
-                 playout: tuple, mast: float, bias: float) -> None:
+    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool) -> None:
         self.game = game.copy()
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.playout = playout          # the arguments of Game.playout after ``random``
-        self.mast = mast
-        self.bias = bias
-        # move averages: per seat and ice index, the mean reward and count (untried: best)
-        ice = len(game.map.ice)
-        self.history = [[1.0] * ice for _ in game.players]
-        self.counts = [[0] * ice for _ in game.players]
+        self.damping = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING)
         self.root = self._node(None, -1)
 
     def _node(self, action: Action | None, mover: int) -> _Node:
@@ -270,24 +246,16 @@ class _Tree:
         if self.touching:
             actions = [a for a in actions
                        if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
-        index = game.ice_index(action.hex) if action.__class__ is Place else -1
-        return _Node(action, mover, index, actions, len(game.players))
+        return _Node(action, mover, actions, len(game.players))
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        if self.mast or self.bias:
-            played = [(node.mover, node.index) for node in path if node.index >= 0]
-            totals = game.playout(self.rng.random, *self.playout,
-                                  self.history if self.mast else None, self.mast, played)
-        else:
-            totals = game.playout(self.rng.random, *self.playout)
+        totals = game.playout(self.rng.random, *self.damping, self.touching)
         for _ in range(len(path)):
             game.pop()
-        shares = self._back_up(path, totals)
-        if self.mast or self.bias:
-            self._learn(played, shares)
+        self._back_up(path, totals)
 
     def _descend(self) -> list[_Node]:
         """Push the actions from the root to a new leaf (or a finished game); return
@@ -310,26 +278,15 @@ class _Tree:
     def _select(self, node: _Node) -> _Node:
         """The child with the best UCB1 value for the player to act."""
         spread = self.exploration * math.sqrt(math.log(node.visits))
-        bias, history = self.bias, self.history[node.children[0].mover]
         best, best_value = node.children[0], -math.inf
         for child in node.children:
             visits = child.visits
             value = child.reward / visits + spread / math.sqrt(visits)
-            if bias and child.index >= 0:
-                value += bias * history[child.index] / (visits - child.reward + 1)
             if value > best_value:
                 best, best_value = child, value
         return best
 
-    def _learn(self, played: list[tuple[int, int]], shares: list[float]) -> None:
-        """Fold an iteration's rewards into the move averages of its placements."""
-        history, counts = self.history, self.counts
-        for seat, index in played:
-            n = counts[seat][index] = counts[seat][index] + 1
-            history[seat][index] += (shares[seat] - history[seat][index]) / n
-
-    def _back_up(self, path: list[_Node], totals: list[int]) -> list[float]:
-        """Add an iteration's rewards to the nodes on its path; return the rewards."""
+    def _back_up(self, path: list[_Node], totals: list[int]) -> None:
         shares = rewards(totals)
         self.root.visits += 1
         for node in path:
@@ -338,7 +295,6 @@ class _Tree:
         scores = path[0].scores         # kept for the root's children only, for analysis
         for seat, total in enumerate(totals):
             scores[seat] += total
-        return shares
 
     def analysis(self, iterations: int) -> Analysis:
         """The analysis after ``iterations`` iterations."""
