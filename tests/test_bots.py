@@ -119,3 +119,24 @@ def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, ki
     game = fresh()
     bot = make_bot(kind, 2, seconds=seconds)
     assert game.is_legal(bot.choose(game)) and bot.last_iterations == 1
+
+
+@pytest.mark.parametrize("game", ["hex", "downtown"])
+def test_the_timed_bots_of_each_game_take_a_time_budget_and_no_other_bot_does(game):
+    from waddle.ruleset import get_ruleset
+
+    ruleset = get_ruleset(game)
+    assert ruleset.timed_bots and set(ruleset.timed_bots) <= set(ruleset.bots)
+    for kind in ruleset.bots:
+        if kind in ruleset.timed_bots:
+            assert ruleset.make_bot(kind, 1, seconds=0.01) is not None
+        else:
+            with pytest.raises(ValueError, match="bad options"):
+                ruleset.make_bot(kind, 1, seconds=0.01)
+
+
+def test_the_hex_games_timed_bots_are_both_searches():
+    from waddle.hex.ruleset import RULESET
+
+    assert RULESET.timed_bots == SEARCHES == ("search", "uct")
+    assert RULESET.bots == ("random", "greedy", "search", "uct")
