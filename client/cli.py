@@ -1,8 +1,8 @@
 """The ``waddle`` command line.
 
 Each subcommand lives in its own module of :mod:`client.commands`, imported only when
-it runs (so ``waddle --help`` starts fast). Every error is one clear line on stderr and
-exit status 2; no tracebacks for user mistakes.
+it runs (so ``waddle --help`` starts fast). Every error is one clear line on stderr (cleaned:
+it may quote what a host sent) and exit status 2; no tracebacks for user mistakes.
 """
 
 from __future__ import annotations
@@ -79,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         return 141
     except (UserError, ValueError, OSError) as exc:
-        print(f"waddle {args.command}: {exc}", file=sys.stderr)
+        from protocol.text import clean  # the message may quote a host or a file
+
+        print(f"waddle {args.command}: {clean(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

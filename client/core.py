@@ -17,10 +17,16 @@ last rejection; readable synchronously at any time, with ``state.listeners`` cal
 every change.
 
 The client reconnects by itself when the link breaks or goes silent: exponential
-backoff with jitter (:class:`client.backoff.Backoff`), ``reclaim`` with the seat token
-and the last version seen, so the host sends exactly the missing events or a snapshot;
-then it resends every unacknowledged action with its original client action id (the
-host applies an action id at most once, ``docs/protocol.md``).
+backoff with jitter (:class:`client.backoff.Backoff`: at most 8 attempts in the first
+minute against a host that is gone), ``reclaim`` with the seat token and the last
+version seen, so the host sends exactly the missing events or a snapshot; then it
+resends every unacknowledged action with its original client action id (the host
+applies an action id at most once, ``docs/protocol.md``). The first connection is tried
+again too (refused, reset, timed out, a full host) for ``first_wait`` seconds. A host
+that says it stopped (``closing`` ``host_stopped``) is looked for again every 10-30 s,
+until it is resumed (``state.host_stopped`` says what the host said meanwhile). While
+it waits, ``state.retry`` (and ``on_retry``) says what the client is doing, e.g. "host
+not answering (connection refused), retry 3 in 4 s; Ctrl-C stops".
 
 With a ``seat_store`` (:class:`client.seats.SeatStore`, as ``waddle join`` and
 ``waddle bot`` use) the seat survives the program too: its token is remembered in a
@@ -36,8 +42,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,18 +77,21 @@ from protocol import (
     Settings,
     Snapshot,
     Start,
+    TruncatedFrame,
     Watch,
     Watching,
     Welcome,
+    clean,
     server_message,
 )
+from protocol.messages import MAX_LABEL, MAX_MESSAGE
 
 #: Closing codes after which reconnecting cannot help.
 FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake"})
-#: Closing codes that refuse a connection for now: retried with backoff, even the first one.
-BUSY_CLOSINGS = frozenset({"full"})
-#: Attempts at a busy host before the first seat, without ``max_attempts`` (about 15-30 s).
-BUSY_ATTEMPTS = 8
+#: The closing code of a host that stopped (it may be resumed: looked for gently).
+HOST_STOPPED = "host_stopped"
+#: Seconds the first connection is tried for (refused, reset, timed out, full) by default.
+FIRST_WAIT = 60.0
 #: Join/reclaim/watch rejections after which reconnecting cannot help.
 FINAL_REJECTIONS = frozenset({"bad_code", "table_full", "started", "bad_token", "already_joined",
                               "bad_message"})
@@ -106,7 +116,7 @@ class ActionRejected(ClientError):
     (``code`` is one of ``protocol.REJECTIONS``)."""
 
     def __init__(self, rejected: Rejected) -> None:
-        super().__init__(f"{rejected.code}: {rejected.message}")
+        super().__init__(f"{clean(rejected.code, MAX_LABEL)}: {clean(rejected.message, MAX_MESSAGE)}")
         self.rejected = rejected
         self.code = rejected.code
 
@@ -123,11 +133,11 @@ class _Pending:
 
 class _Reconnect(Exception):
     """End this connection and connect again (``resync``: ask for a full snapshot;
-    ``busy``: the host refused the connection for now, so even a first one is retried)."""
+    ``stopped``: the host said it stopped, so look for it gently)."""
 
-    def __init__(self, reason: str, resync: bool = False, busy: bool = False) -> None:
+    def __init__(self, reason: str, resync: bool = False, stopped: bool = False) -> None:
         super().__init__(reason)
-        self.resync, self.busy = resync, busy
+        self.resync, self.stopped = resync, stopped
 
 
 class Client:
@@ -146,8 +156,12 @@ class Client:
         reconnect: reconnect after losing the link (else close).
         backoff: reconnect delays (default :class:`Backoff` with a random seed).
         max_attempts: consecutive failed reconnects before giving up (``None``: never).
-            A host that is full (closing ``full``) is retried with backoff even before the
-            first seat: up to ``max_attempts`` times, or :data:`BUSY_ATTEMPTS`.
+        first_wait: seconds the first connection is tried again for (refused, reset, timed
+            out, the host full), with the same backoff, before :meth:`run` raises.
+        follow_resume: after the host says it stopped (``host_stopped``), look for it
+            again every 10-30 s until it is resumed (``False``: close, as a headless bot does).
+        on_retry: called with one line (e.g. "host not answering (connection refused),
+            retry 3 in 4 s; Ctrl-C stops") each time the client waits to try again.
         heartbeat: seconds between pings sent to the host.
         dead_after: seconds of silence from the host after which the link counts as dead.
         connect_timeout: seconds allowed for the TCP connect and the handshake.
@@ -170,7 +184,9 @@ class Client:
                  reconnect: bool = True, backoff: Backoff | None = None,
                  max_attempts: int | None = None, heartbeat: float = 10.0,
                  dead_after: float = 30.0, connect_timeout: float = 10.0,
-                 software: str = "waddle-client", seat_store: SeatStore | None = None) -> None:
+                 software: str = "waddle-client", seat_store: SeatStore | None = None,
+                 first_wait: float = FIRST_WAIT, follow_resume: bool = True,
+                 on_retry: Callable[[str], None] | None = None) -> None:
         self.host, self.port = host, port
         self.name, self.label, self.code = name, label, code
         self.game = game
@@ -178,7 +194,9 @@ class Client:
         self.watch = watch
         self.reconnect = reconnect
         self.backoff = backoff or Backoff()
+        self._stopped_backoff = Backoff(first=20.0, factor=1.5, cap=30.0)
         self.max_attempts = max_attempts
+        self.first_wait, self.follow_resume, self.on_retry = first_wait, follow_resume, on_retry
         self.heartbeat, self.dead_after, self.connect_timeout = heartbeat, dead_after, connect_timeout
         self.software = software
         self.seat_store = seat_store
@@ -191,6 +209,7 @@ class Client:
         self._outbox_send, self._outbox = trio.open_memory_channel(OUTBOX_SIZE)
         self._subscribers: list[trio.MemorySendChannel] = []
         self._progress = trio.Event()       # set (and replaced) on every state change
+        self.state.listeners.append(self._progressed)
         self._framed: FramedStream | None = None
         self._cancel = trio.CancelScope()
         self._want_ready: bool | None = None
@@ -223,14 +242,19 @@ class Client:
 
     async def _connect_loop(self, task_status) -> str:
         resync = False
+        give_up_at = trio.current_time() + self.first_wait
         while True:
-            busy = False
+            stopped = False
             try:
                 await self._session(resync, task_status)
                 reason, resync = "the host closed the connection", False
             except _Reconnect as exc:
-                reason, resync, busy = str(exc), exc.resync, exc.busy
-            except (OSError, ProtocolError, trio.TooSlowError) as exc:
+                reason, resync, stopped = str(exc), exc.resync, exc.stopped
+            except (OSError, ConnectionClosed, TruncatedFrame, trio.TooSlowError) as exc:
+                reason, resync = _describe(exc), False
+            except ProtocolError as exc:  # not a Waddle host: trying again cannot help
+                if not self._seated_once:
+                    raise ClientError(f"cannot connect to {self.host}:{self.port}: {exc}") from None
                 reason, resync = _describe(exc), False
             except ClientError as exc:
                 if not self._seated_once:
@@ -238,18 +262,44 @@ class Client:
                 return str(exc)
             self._framed = None
             self.last_error = reason
-            if not self._seated_once:
-                if not busy or self.backoff.attempts >= (self.max_attempts or BUSY_ATTEMPTS):
-                    raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
-                await trio.sleep(self.backoff.next())
-                continue
-            if not self.reconnect or self.state.finished:
+            if self._seated_once and (not self.reconnect or self.state.finished):
                 return reason
             if self.max_attempts is not None and self.backoff.attempts >= self.max_attempts:
+                if not self._seated_once:
+                    raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
                 return f"gave up after {self.backoff.attempts} attempts: {reason}"
-            self.state.set_status(Status.RECONNECTING)
-            if not resync:
-                await trio.sleep(self.backoff.next())
+            if resync:
+                self.state.set_status(Status.RECONNECTING, "resyncing with the host")
+                continue
+            await self._wait_to_retry(reason, stopped, give_up_at)
+
+    async def _wait_to_retry(self, reason: str, stopped: bool, give_up_at: float) -> None:
+        """Wait before the next attempt, saying so (``state.retry``, :attr:`on_retry`).
+
+        Raises:
+            ClientError: before the first seat, when the next attempt would come after
+                ``first_wait`` seconds.
+        """
+        gentle = stopped or self.state.host_stopped is not None  # until it is back
+        if stopped:
+            self.backoff.reset()
+        attempt = self.backoff.attempts + self._stopped_backoff.attempts + 1
+        delay = (self._stopped_backoff if gentle else self.backoff).next()
+        if not self._seated_once:
+            if trio.current_time() + delay > give_up_at:
+                raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
+            line = f"host not answering ({reason}), retry {attempt} in {_seconds(delay)}; Ctrl-C stops"
+            status = Status.CONNECTING
+        elif gentle:
+            line = f"{self.state.host_stopped}; looking for it again in {_seconds(delay)}"
+            status = Status.RECONNECTING
+        else:
+            line = f"connection lost ({reason}), retry {attempt} in {_seconds(delay)}"
+            status = Status.RECONNECTING
+        self.state.set_status(status, line)
+        if self.on_retry is not None:
+            self.on_retry(line)
+        await trio.sleep(delay)
 
     def close(self) -> None:
         """Stop the client (its :meth:`run` returns); pending actions fail with :class:`ClientError`."""
@@ -288,6 +338,7 @@ class Client:
                 await self._take_seat(framed, await framed.receive(), resync)
             self._framed = framed
             self.backoff.reset()
+            self._stopped_backoff.reset()
             self.state.set_status(Status.CONNECTED)
             self._resend_pending()
             self._resend_ready()
@@ -365,7 +416,8 @@ class Client:
         while True:
             message = await framed.receive()
             if isinstance(message, Rejected):
-                error = f"refused by the host ({message.code}): {message.message}"
+                error = f"refused by the host ({clean(message.code, MAX_LABEL)}): " \
+                        f"{clean(message.message, MAX_MESSAGE)}"
                 if message.code in FINAL_REJECTIONS:
                     raise _SeatRefused(error, message.code)
                 raise _Reconnect(error)
@@ -413,10 +465,17 @@ class Client:
         self._publish(message)
 
     def _closing(self, message: Closing) -> None:
-        text = f"the host closed the connection ({message.code}): {message.message}"
+        """Act on the host's ``closing`` (its text cleaned: it is the host's)."""
+        code, said = clean(message.code, MAX_LABEL), clean(message.message, MAX_MESSAGE)
+        if message.code == HOST_STOPPED:
+            self.state.host_stopped = said or "the host stopped"
+            if not self.follow_resume:
+                raise ClientError(self.state.host_stopped)
+            raise _Reconnect(self.state.host_stopped, stopped=True)
+        text = f"the host closed the connection ({code}): {said}"
         if message.code in FINAL_CLOSINGS:
             raise ClientError(text)
-        raise _Reconnect(text, busy=message.code in BUSY_CLOSINGS)
+        raise _Reconnect(text)
 
     async def _writer(self, framed: FramedStream) -> None:
         async for message in self._outbox:
@@ -451,6 +510,10 @@ class Client:
                 channel.send_nowait(message)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self._subscribers.remove(channel)
+        self._progressed()
+
+    def _progressed(self) -> None:
+        """Wake everybody waiting for a change (:meth:`wait_for`)."""
         self._progress.set()
         self._progress = trio.Event()
 
@@ -587,11 +650,23 @@ def _leaf(group: BaseExceptionGroup) -> BaseException:
 
 
 def _describe(exc: BaseException) -> str:
+    """``exc`` in a few words: "timed out", "connection refused", ..."""
     if isinstance(exc, trio.TooSlowError):
         return "timed out"
-    if isinstance(exc, ConnectionClosed):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+    cause = exc.__cause__
+    while isinstance(cause, BaseExceptionGroup):  # trio's "all attempts to connect ... failed"
+        cause = cause.exceptions[-1]
+    if isinstance(cause, OSError) and cause.errno:
+        exc = cause
+    if isinstance(exc, OSError) and exc.errno:
+        text = os.strerror(exc.errno)
+        return text[:1].lower() + text[1:]
+    return clean(str(exc)) or type(exc).__name__
+
+
+def _seconds(delay: float) -> str:
+    """A delay for people: "0.4 s", "4 s"."""
+    return f"{delay:.1f} s" if delay < 1 else f"{delay:.0f} s"
 
 
 @asynccontextmanager

@@ -75,6 +75,12 @@ class TableState:
     Attributes:
         status: the connection :class:`Status`.
         closed_reason: why the client closed for good (``None`` while not closed).
+        retry: while connecting or reconnecting, what the client is doing about it (e.g.
+            "host not answering (connection refused), retry 3 in 4 s; Ctrl-C stops"),
+            else ``None``.
+        host_stopped: what the host said when it stopped (``closing`` ``host_stopped``:
+            whether the game is saved and how it goes on, cleaned), until the client is
+            connected again; else ``None``.
         ruleset: the table's game (``None`` before ``welcome``).
         phase: ``"lobby"``, ``"playing"`` or ``"finished"`` (``None`` before the first lobby).
         settings: the table's :class:`protocol.Settings` (``None`` before the first lobby).
@@ -101,6 +107,8 @@ class TableState:
     def __init__(self) -> None:
         self.status = Status.CONNECTING
         self.closed_reason: str | None = None
+        self.retry: str | None = None
+        self.host_stopped: str | None = None
         self.ruleset: Ruleset | None = None
         self.phase: str | None = None
         self.settings: Settings | None = None
@@ -186,10 +194,15 @@ class TableState:
             listener()
 
     def set_status(self, status: Status, reason: str | None = None) -> None:
-        """Set the connection status (and the reason when closing); notify."""
+        """Set the connection status and notify: ``reason`` is why it closed (``closed``)
+        or what the client does about it (``connecting``, ``reconnecting``: :attr:`retry`).
+        Connected again, :attr:`host_stopped` is forgotten."""
         self.status = status
         if status is Status.CLOSED:
             self.closed_reason = reason
+        self.retry = reason if status in (Status.CONNECTING, Status.RECONNECTING) else None
+        if status is Status.CONNECTED:
+            self.host_stopped = None
         self.changed()
 
     def apply(self, message: object) -> None:

@@ -413,6 +413,7 @@ CLOSINGS: dict[str, str] = {
     "frame_too_large": "a frame's length prefix was above the cap, or zero",
     "rate_limited": "far too many messages",
     "replaced": "the seat was reclaimed by another connection",
-    "full": "the host serves as many connections as it can; try again later",
+    "full": "the host serves as many connections as it can, or as many from this address; try again later",
+    "host_stopped": "the host stopped (the message says whether the game is saved and how it goes on)",
     "bye": "the client left",
 }

@@ -1,17 +1,28 @@
-"""Cleaning user text (names, chat) before it is stored, sent, logged or printed.
+"""Cleaning user text (names, chat) before it is stored, sent, logged or printed, and
+measuring it in terminal cells.
 
 :func:`clean` normalises to NFC, removes terminal escape sequences (CSI, OSC, DCS and
 two-character ``ESC x``), every other control character (C0, C1), format characters
-(bidi overrides and isolates, zero-width spaces and joiners, BOM, soft hyphen: Unicode
-category Cf), surrogates and non-characters, turns line and paragraph separators and
-tabs into spaces and collapses runs of spaces. The host cleans every name and chat line;
-a client can use the same functions before printing anything it received.
+(bidi overrides and isolates, zero-width spaces, BOM, soft hyphen: Unicode category Cf),
+surrogates and non-characters, turns line and paragraph separators and tabs into spaces
+and collapses runs of spaces. Two format characters stay where they are part of an emoji
+sequence (Unicode's grapheme clusters, UAX #29): a zero-width joiner between two
+emoji (``👩‍💻``), and the tag characters of a subdivision flag (``🏴󠁧󠁢󠁳󠁣󠁴󠁿``); a joiner or tag
+anywhere else is removed. The host cleans every name and chat line; a client uses the
+same functions before printing anything it received.
+
+Widths are terminal cells (:func:`cells`: a wide character or an emoji sequence counts
+2, a combining mark 0), measured per grapheme cluster by :mod:`wcwidth`, and text is
+only ever cut between clusters (:func:`cut`, :func:`pad`), so an emoji sequence or an
+accented letter is never split.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from wcwidth import iter_graphemes, wcswidth
 
 from protocol.messages import NAME_SHOWN
 
@@ -24,6 +35,8 @@ _ESCAPES = re.compile(
 )
 _SPACES = re.compile(r"\s+")
 _DROP = frozenset({"Cc", "Cf", "Cs", "Cn"})
+_ZWJ = "\u200d"
+_BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
 
 
 def _keep(char: str) -> str:
@@ -32,22 +45,87 @@ def _keep(char: str) -> str:
     return "" if unicodedata.category(char) in _DROP else char
 
 
-def clean(text: str, max_length: int | None = None) -> str:
-    """``text`` made safe to print on one line, at most ``max_length`` characters.
+def _is_tag(char: str) -> bool:
+    return "\U000e0020" <= char <= _CANCEL_TAG
 
-    Shape: any ``str`` -> ``str`` with no control, format or escape characters, single
-    spaces, no leading or trailing space (RULES of this project: "user text is stripped
-    of control characters").
+
+def _cluster(cluster: str) -> str:
+    """One grapheme cluster with what may not be printed removed (see the module docstring)."""
+    if cluster.isascii() and cluster.isprintable():
+        return cluster
+    flag = cluster[0] == _BLACK_FLAG and cluster[-1] == _CANCEL_TAG
+    return "".join(char if (char == _ZWJ and _joins(cluster, i)) or (flag and _is_tag(char)) else _keep(char)
+                   for i, char in enumerate(cluster))
+
+
+def _joins(cluster: str, at: int) -> bool:
+    """Whether the joiner at ``cluster[at]`` joins two emoji: the cluster goes on after
+    it with a character that is no mark or format character (UAX #29 GB11 joins only an
+    emoji, with its marks, to the next emoji)."""
+    return 0 < at < len(cluster) - 1 and unicodedata.category(cluster[at + 1]) not in ("Mn", "Mc", "Me", "Cf")
+
+
+def clean(text: str, max_length: int | None = None) -> str:
+    """``text`` made safe to print on one line, at most ``max_length`` characters (cut
+    between grapheme clusters).
+
+    Shape: any ``str`` -> ``str`` with no control or escape characters and no format
+    characters but inside emoji sequences, single spaces, no leading or trailing space
+    (RULES of this project: "user text is stripped of control characters").
     """
+    if text.isascii() and text.isprintable():  # the usual case, fast: nothing to remove
+        text = _SPACES.sub(" ", text).strip()
+        return text if max_length is None else text[:max_length].rstrip()
+    return _clean_all(text, max_length)
+
+
+def _clean_all(text: str, max_length: int | None) -> str:
+    """:func:`clean` the long way, cluster by cluster (any text)."""
     text = unicodedata.normalize("NFC", text)
     text = _ESCAPES.sub("", text)
-    text = "".join(_keep(c) for c in text)
+    text = "".join(_cluster(cluster) for cluster in iter_graphemes(text))
     text = _SPACES.sub(" ", text).strip()
-    if max_length is not None:
-        text = text[:max_length].rstrip()
+    if max_length is not None and len(text) > max_length:
+        text = _whole_clusters(text, lambda cluster, used: used + len(cluster) <= max_length).rstrip()
     return text
 
 
 def clean_name(name: str, default: str) -> str:
-    """A cleaned player name, at most :data:`~protocol.messages.NAME_SHOWN` characters; ``default`` if nothing is left."""
-    return clean(name, NAME_SHOWN) or default
+    """A cleaned player name, at most :data:`~protocol.messages.NAME_SHOWN` terminal cells;
+    ``default`` if nothing is left."""
+    return cut(clean(name), NAME_SHOWN).rstrip() or default
+
+
+def cells(text: str) -> int:
+    """The terminal cells ``text`` (cleaned: no control characters) takes: 1 for most
+    characters, 2 for a wide one (CJK, most emoji) or an emoji sequence, 0 for a
+    combining mark."""
+    width = wcswidth(text)
+    return width if width >= 0 else sum(max(wcswidth(c), 0) for c in iter_graphemes(text))
+
+
+def cut(text: str, width: int) -> str:
+    """The longest start of ``text`` that fits ``width`` terminal cells, cut between
+    grapheme clusters."""
+    if text.isascii():
+        return text[:width]
+    return _whole_clusters(text, lambda cluster, used: used + cells(cluster) <= width, cells)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells and padded with spaces to exactly that
+    many (``str.ljust`` in cells)."""
+    text = cut(text, width)
+    return text + " " * (width - cells(text))
+
+
+def _whole_clusters(text: str, fits, size=len) -> str:
+    """The leading grapheme clusters of ``text`` while ``fits(cluster, used)``; ``used``
+    counts ``size`` of those taken."""
+    out, used = [], 0
+    for cluster in iter_graphemes(text):
+        if not fits(cluster, used):
+            break
+        out.append(cluster)
+        used += size(cluster)
+    return "".join(out)

@@ -1,14 +1,22 @@
 """One client connection: handshake, reading, one writer task, heartbeats and limits.
 
-Everything the connection sends goes through a bounded memory channel drained by its
-own writer task, so a slow or frozen client only fills its own queue; when the queue is
-full the connection is dropped (it may reconnect and reclaim). :meth:`Connection.run`
-catches every error of its own connection: nothing a client sends reaches the others.
+What the connection sends goes straight into its socket when that needs no waiting (a
+non-blocking write: nothing is queued or being written, and the socket's buffer has
+room), else through a bounded memory channel drained by its own writer task, in order;
+so a slow or frozen client only fills its own queue, never stalls a broadcast, and when
+the queue is full the connection is dropped (it may reconnect and reclaim). What one
+client message causes is written once per connection when the table is done with it,
+the sender's first (its event and its ``ack`` in one write; :func:`_written_after`).
+:meth:`Connection.run` catches every error of its own connection: nothing a client
+sends reaches the others.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +24,7 @@ import trio
 
 from protocol.framing import BadMessage, FramedStream, FrameTooLarge, ProtocolError, encode
 from protocol.messages import PROTOCOL_VERSION, Closing, Hello, Leave, Ping, Pong, Rejected, Welcome
+from server.throttle import Throttle
 
 if TYPE_CHECKING:
     from server.seats import Seat
@@ -30,8 +39,12 @@ SERVER_NAME = "waddle 0.1.0"
 class Limits:
     """Timeouts (seconds), queue size (messages), rate limit (messages per second: ``rate``,
     bursts of ``burst``; ``rate_close`` messages over it, forgiven at ``rate``, close the
-    connection), the most connections a host serves at once, and how often (seconds) a
-    connection's notable rejections may reach the log at INFO (``log_interval``)."""
+    connection), how often (seconds) a connection's notable rejections may reach the log
+    at INFO (``log_interval``), and how many connections a host serves: in all
+    (``max_connections``) and from one address (``max_per_address``). A connection over
+    either limit waits at most ``admit_timeout`` seconds for a first request that takes a
+    seat (``max_waiting`` such at once, ``waiting_per_address`` from one address;
+    :class:`server.host.Host`)."""
 
     handshake_timeout: float = 10.0
     idle_timeout: float = 30.0
@@ -43,6 +56,10 @@ class Limits:
     rate_close: int = 200
     max_connections: int = 256
     log_interval: float = 60.0
+    max_per_address: int = 16
+    admit_timeout: float = 3.0
+    max_waiting: int = 64
+    waiting_per_address: int = 4
 
 
 #: Rejection codes a host operator should see (a wrong token or join code, a malformed
@@ -52,9 +69,15 @@ NOTABLE_REJECTIONS = frozenset({"bad_token", "bad_code", "bad_message"})
 
 
 class Connection:
-    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`)."""
+    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`).
 
-    def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str) -> None:
+    ``admit``: for a connection over the host's limits, asked about its first request
+    after ``hello`` (within ``limits.admit_timeout`` seconds): ``None`` lets it in, a
+    reason closes it (``full``).
+    """
+
+    def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str, *,
+                 admit: Callable[[Connection, Any], str | None] | None = None) -> None:
         self.framed = FramedStream.for_server(stream, table.ruleset)
         self.table = table
         self.limits = limits
@@ -63,26 +86,53 @@ class Connection:
         self.watching = False
         self.name = ""
         self._queue_in, self._queue_out = trio.open_memory_channel[bytes | None](limits.queue_size)
+        self._unsent = 0  # frames given to the writer and not yet written
+        # the socket, for writes that need no waiting (None: a stream without one, or closing)
+        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self._scope = trio.CancelScope()
         self._closing = False
         self._tokens = limits.burst
         self._refilled = 0.0
         self._over = 0.0
-        self._log_quiet_until = float("-inf")
-        self._log_held = 0
+        self._log = Throttle(limits.log_interval, "rejection")
+        self._admit = admit
+        self._admit_by = trio.current_time() + limits.admit_timeout if admit else math.inf
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the connection is over the host's limits, waiting to be let in."""
+        return self._admit is not None
 
     # -- the table's side (never blocks) --------------------------------------------------------
 
     def send(self, message: Any) -> None:
-        """Queue ``message`` for this client."""
+        """Send ``message`` to this client (:meth:`send_frame`)."""
         self.send_frame(encode(message))
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue an encoded frame; a full queue drops the connection (``slow``)."""
+        """Send an encoded frame: held while a client message is handled
+        (:func:`_written_after`), else written (:meth:`_write`)."""
         if self._closing:
             return
+        if _held is not None:
+            _held.setdefault(self, []).append(frame)
+        else:
+            self._write(frame)
+
+    def _write(self, frame: bytes) -> None:
+        """Into the socket at once if that needs no waiting, else (what did not fit) queued
+        for the writer; a full queue drops the connection (``slow``)."""
+        if self._fd is not None and not self._unsent:
+            try:
+                sent = os.write(self._fd, frame)
+            except OSError:  # no room (BlockingIOError), or the link is gone: the writer finds out
+                sent = 0
+            if sent == len(frame):
+                return
+            frame = frame[sent:]
         try:
             self._queue_in.send_nowait(frame)
+            self._unsent += 1
         except trio.WouldBlock:
             log.warning("%s reads too slowly: disconnected", self.label)
             self._closing = True
@@ -93,24 +143,17 @@ class Connection:
         :data:`NOTABLE_REJECTIONS` at INFO, at most one line per ``limits.log_interval``
         seconds (the next line, or the one at the close, counts those held back), the
         others at DEBUG. ``message`` must be cleaned text (no tokens)."""
-        notable = code in NOTABLE_REJECTIONS
-        now = trio.current_time()
-        if not notable or now < self._log_quiet_until:
-            self._log_held += notable
+        if code not in NOTABLE_REJECTIONS or not self._log.allow():
             log.debug("rejected %s from %s: %s (%s)", request, self.label, code, message)
             return
-        self._log_quiet_until = now + self.limits.log_interval
-        log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._held_note())
-
-    def _held_note(self) -> str:
-        held, self._log_held = self._log_held, 0
-        return f"; {held} more such rejection(s) not logged" if held else ""
+        log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._log.note())
 
     def close(self, code: str, message: str) -> None:
         """Send ``closing`` (after what is queued) and end the connection."""
         if self._closing:
             return
-        self.send(Closing(code=code, message=message))
+        held = _held.pop(self, []) if _held is not None else []
+        self._write(b"".join([*held, encode(Closing(code=code, message=message))]))
         self._closing = True
         try:
             self._queue_in.send_nowait(None)
@@ -132,9 +175,11 @@ class Connection:
         except Exception:
             log.exception("connection %s failed", self.label)
         finally:
+            self._closing, self._fd = True, None  # nothing more is written but by the writer
             self.table.disconnect(self)
             await trio.aclose_forcefully(self.framed.stream)
-            log.log(logging.INFO if self._log_held else logging.DEBUG, "%s closed%s", self.label, self._held_note())
+            note = self._log.note()
+            log.log(logging.INFO if note else logging.DEBUG, "%s closed%s", self.label, note)
 
     async def _writer(self) -> None:
         """Send queued frames in order, what is queued together in one write, until ``None``."""
@@ -149,32 +194,41 @@ class Connection:
                 await self.framed.send_bytes(b"".join(f for f in frames if f is not None))
             except ProtocolError:
                 break
+            self._unsent -= len(frames) - (frames[-1] is None)
             if frames[-1] is None:
                 break
         self._scope.cancel()
 
     async def _receive(self, timeout: float) -> Any:
-        """The next message, ``None`` for a bad one (answered), or raise :class:`_End`."""
+        """The next message within ``timeout`` seconds (else raise :class:`_Timeout`)."""
         with trio.move_on_after(timeout):
-            try:
-                return await self.framed.receive()
-            except BadMessage as exc:
-                self.log_rejection(exc.request, "bad_message", str(exc))
-                self.send(Rejected(request=exc.request, code="bad_message", message=str(exc), id=exc.id))
-                return None
-            except FrameTooLarge as exc:
-                self.close("frame_too_large", str(exc))
-                raise _End from None
-            except ProtocolError as exc:
-                log.info("%s: %s", self.label, exc)
-                self._scope.cancel()
-                raise _End from None
+            return await self._next()
         raise _Timeout
+
+    async def _next(self) -> Any:
+        """The next message, ``None`` for a bad one (answered), or raise :class:`_End`."""
+        try:
+            return await self.framed.receive()
+        except BadMessage as exc:
+            self.log_rejection(exc.request, "bad_message", str(exc))
+            self.send(Rejected(request=exc.request, code="bad_message", message=str(exc), id=exc.id))
+            return None
+        except FrameTooLarge as exc:
+            self.close("frame_too_large", str(exc))
+            raise _End from None
+        except ProtocolError as exc:
+            log.info("%s: %s", self.label, exc)
+            self._scope.cancel()
+            raise _End from None
 
     async def _handshake(self) -> bool:
         try:
-            message = await self._receive(self.limits.handshake_timeout)
+            message = await self._receive(max(0.0, min(self.limits.handshake_timeout,
+                                                       self._admit_by - trio.current_time())))
         except _Timeout:
+            if self.waiting:
+                self.close("full", "the host serves as many connections as it can")
+                return False
             self.close("handshake", f"no hello within {self.limits.handshake_timeout:g} seconds")
             return False
         except _End:
@@ -196,35 +250,61 @@ class Connection:
         return True
 
     async def _serve(self) -> None:
-        """Hand messages to the table; ping after ``ping_interval`` of silence, drop after ``idle_timeout``."""
-        heard, nonce = trio.current_time(), 0
+        """Hand messages to the table; ping after ``ping_interval`` of silence (and every
+        ``ping_interval`` after), drop after ``idle_timeout``, refuse a connection still
+        waiting to be let in at ``admit_by``. One timer covers many messages: a message
+        only notes when it came, and a timer that finds it came since starts the next."""
+        heard, pings, nonce = trio.current_time(), 0, 0
         while not self._closing:
-            try:
-                message = await self._receive(min(self.limits.ping_interval,
-                                                  heard + self.limits.idle_timeout - trio.current_time()))
-            except _Timeout:
-                if trio.current_time() >= heard + self.limits.idle_timeout:
-                    return self.close("idle", f"nothing received for {self.limits.idle_timeout:g} seconds")
-                nonce += 1
-                self.send(Ping(nonce=nonce))
-                continue
-            except _End:
+            limits = self.limits
+            due = min(self._admit_by, heard + limits.idle_timeout, heard + limits.ping_interval * (pings + 1))
+            with trio.move_on_at(due):
+                while not self._closing:
+                    try:
+                        message = await self._next()
+                    except _End:
+                        return
+                    heard, pings = trio.current_time(), 0
+                    if self._dispatch(message):
+                        return
+            now = trio.current_time()
+            if self._closing:
                 return
-            heard = trio.current_time()
-            if isinstance(message, Ping):
-                self.send(Pong(nonce=message.nonce))
-            elif isinstance(message, Pong):
-                pass
-            elif not self._allowed(message):
-                if self._over > self.limits.rate_close:
-                    return self.close("rate_limited", "far too many messages")
-            elif isinstance(message, Leave):
-                return self.table.leave(self)
-            elif isinstance(message, Hello):
-                self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
-            elif message is not None:
-                self.table.handle(self, message)
-                await trio.lowlevel.checkpoint()  # let the writers send before the next read
+            if self.waiting and now >= self._admit_by:
+                return self.close("full", "the host serves as many connections as it can")
+            if now >= heard + limits.idle_timeout:
+                return self.close("idle", f"nothing received for {limits.idle_timeout:g} seconds")
+            if now >= heard + limits.ping_interval * (pings + 1):
+                pings, nonce = pings + 1, nonce + 1
+                self.send(Ping(nonce=nonce))
+
+    def _dispatch(self, message: Any) -> bool:
+        """Act on one message; ``True`` when the connection is to end."""
+        if isinstance(message, Ping):
+            self.send(Pong(nonce=message.nonce))
+        elif isinstance(message, Pong):
+            pass
+        elif not self._allowed(message):  # bad frames (None, answered already) count too
+            if self._over > self.limits.rate_close:
+                self.close("rate_limited", "far too many messages")
+                return True
+        elif isinstance(message, Leave):
+            self.table.leave(self)
+            return True
+        elif isinstance(message, Hello):
+            self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
+        elif message is None:
+            pass
+        elif self.waiting:
+            why = self._admit(self, message)
+            if why is not None:
+                self.close("full", why)
+                return True
+            self._admit, self._admit_by = None, math.inf
+            self.table.handle(self, message)
+        else:
+            _written_after(self, self.table.handle, message)
+        return False
 
     def _allowed(self, message: Any) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""
@@ -242,6 +322,24 @@ class Connection:
                            message=f"more than {self.limits.rate:g} messages per second",
                            id=getattr(message, "id", None)))
         return False
+
+
+#: Frames held while a client message is handled (:func:`_written_after`), by connection.
+_held: dict[Connection, list[bytes]] | None = None
+
+
+def _written_after(sender: Connection, handle: Callable[[Connection, Any], None], message: Any) -> None:
+    """``handle(sender, message)``, holding every frame it sends, then writing each
+    connection's frames at once, ``sender``'s first (one write each instead of one per
+    frame, and the sender's own event first). Safe as a global: ``handle`` never awaits."""
+    global _held
+    _held = {}
+    try:
+        handle(sender, message)
+    finally:
+        held, _held = _held, None
+    for connection in sorted(held, key=lambda c: c is not sender):
+        connection._write(b"".join(held[connection]))
 
 
 class _End(Exception):

@@ -35,8 +35,8 @@ async def run(table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_ST
             task_status.started()
             await Driver(table).run()
     finally:
-        if table.saver is not None and table.match is not None and table.saver.saved_version < table.version:
-            table.saver.now()
+        if table.saver is not None:
+            table.saver.close()
 
 
 class Driver:

@@ -13,10 +13,15 @@ needed. :meth:`Host.handle` serves one already-open stream (tests use memory str
 
 from __future__ import annotations
 
+import errno
+import functools
 import itertools
 import logging
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -25,9 +30,17 @@ from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
 from server.table import Table
+from server.throttle import Throttle
 from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
 
 log = logging.getLogger("waddle.server")
+
+#: ``accept`` errors that mean "no room now" (file descriptors, memory): wait and try again.
+ACCEPT_CAPACITY_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+#: The first and the longest wait (seconds) before accepting again after such an error.
+ACCEPT_RETRY = (0.1, 5.0)
+#: Seconds between log lines about failing ``accept`` calls, and about refused connections.
+ACCEPT_LOG_INTERVAL = 10.0
 
 
 @dataclass
@@ -43,7 +56,11 @@ class ServerConfig:
     kind, :attr:`server.table.Table.standin_kind`). ``game``: the game's ruleset name
     (:func:`waddle.ruleset.get_ruleset`). ``prepared``: what the game needs, made ready by
     the host (the hex game: a map; overrides what ``settings`` choose). ``limits``:
-    per-connection timeouts and limits.
+    per-connection timeouts and limits, and how many connections, from one address and
+    in all. ``command``: what the host's operator runs to continue a saved game (told to
+    every connection when the host stops: ``COMMAND --resume FILE``). ``tasks``: async
+    functions of no arguments the program runs beside the host while it serves (``waddle
+    serve``: :func:`server.tuning.collect_young`).
     """
 
     address: str = "127.0.0.1"
@@ -60,10 +77,25 @@ class ServerConfig:
     game: str = DEFAULT_RULESET
     prepared: Prepared | None = None
     limits: Limits = field(default_factory=Limits)
+    command: str = "waddle serve"
+    tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
 
 
 class Host:
     """A table and its listener.
+
+    Connections are limited (:class:`~server.connection.Limits`): at most
+    ``max_connections`` in all and ``max_per_address`` from one address. One over a
+    limit is not turned away at once: it waits (at most ``admit_timeout`` seconds;
+    ``max_waiting`` such in all, ``waiting_per_address`` from one address) for its first
+    request, and if that takes a seat (a ``reclaim`` with a seat's token, or a ``join``
+    the table accepts) it is let in and the oldest connection without a seat yields
+    (from the same address when that limit was the one reached; spectators last):
+    a host never refuses a seat holder. Anything else is told ``full``.
+
+    When the host stops (:meth:`run` is cancelled), the table saves the game first, then
+    every connection is told so (``closing`` ``host_stopped``, saying how the game goes
+    on) before the connections end.
 
     Raises (on construction):
         waddle.RecordError: ``config.resume`` names a file that is not a usable save.
@@ -82,12 +114,27 @@ class Host:
             self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
                                save=config.save, prepared=config.prepared, **options)
         self.port: int | None = None
-        #: Connections being served now.
-        self.connections = 0
         self._ids = itertools.count(1)
+        self._live: dict[Connection, str | None] = {}  # every connection, oldest first: its address
+        self._per_address: Counter[str | None] = Counter()
+        self._waiting: Counter[str | None] = Counter()  # over a limit, waiting for their first request
+        self._connections: trio.Nursery | None = None
+        self._table_done = trio.Event()
+        self._all_closed = trio.Event()
+        self._released = trio.Event()
+        self._driving = False  # the table's driver began (its end is then waited for)
+        self._accept_log = Throttle(ACCEPT_LOG_INTERVAL, "failure")
+        self._accept_failing = False
+        self._refusal_log = Throttle(ACCEPT_LOG_INTERVAL, "refusal")
+
+    @property
+    def connections(self) -> int:
+        """Connections being served now."""
+        return len(self._live)
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``task_status.started(port)`` once listening.
+        On the way out the table saves and every connection is told the host stopped.
 
         Raises:
             OSError: the address cannot be bound.
@@ -95,39 +142,163 @@ class Host:
         listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.address)
         self.port = listeners[0].socket.getsockname()[1]
         async with trio.open_nursery() as nursery:
-            await nursery.start(run_table, self.table)
-            await nursery.start(trio.serve_listeners, self._handle_tcp, listeners)
+            nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
+            self._connections = await nursery.start(self._keep_connections)
+            await nursery.start(self._drive)
+            for task in self.config.tasks:
+                nursery.start_soon(task)
+            for listener in listeners:
+                nursery.start_soon(self._accept, listener)
             log.info("listening on %s:%d", self.config.address, self.port)
             task_status.started(self.port)
 
-    async def _handle_tcp(self, stream: trio.SocketStream) -> None:
-        try:
-            peer = stream.socket.getpeername()
-            label = f"#{next(self._ids)} {peer[0]}:{peer[1]}"
-        except OSError:
-            label = f"#{next(self._ids)}"
-        await self.handle(stream, label)
+    async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:
+        """A nursery for the connections that outlives the host's cancellation until every
+        connection has been told the host stopped (:meth:`_stop_when_cancelled`)."""
+        with trio.CancelScope(shield=True):
+            async with trio.open_nursery() as connections:
+                task_status.started(connections)
+                await self._released.wait()
+                connections.cancel_scope.cancel()
 
-    async def handle(self, stream: trio.abc.Stream, label: str | None = None) -> None:
-        """Serve one client over ``stream`` until it ends (never raises but cancellation)."""
-        label = label or f"#{next(self._ids)}"
-        if self.connections >= self.config.limits.max_connections:
-            log.warning("%s refused: %d connections already", label, self.connections)
-            await _refuse(stream)
-            return
-        log.debug("%s connected", label)
-        self.connections += 1
+    async def _drive(self, *, task_status: trio.TaskStatus[None]) -> None:
+        self._driving = True
         try:
-            await Connection(stream, self.table, self.config.limits, label).run()
+            await run_table(self.table, task_status=task_status)
         finally:
-            self.connections -= 1
+            self._table_done.set()
+
+    async def _stop_when_cancelled(self) -> None:
+        try:
+            await trio.sleep_forever()
+        finally:
+            with trio.CancelScope(shield=True):
+                if self._driving:
+                    await self._table_done.wait()  # the table's last save is written
+                message = stopped_message(self.table, self.config.command)
+                log.info("%s", message)
+                for connection in list(self._live):
+                    connection.close("host_stopped", message)
+                with trio.move_on_after(self.config.limits.flush_timeout):
+                    while self._live:
+                        await self._all_closed.wait()
+                self._released.set()
+
+    async def _accept(self, listener: trio.SocketListener) -> None:
+        """Accept connections until cancelled. When the system runs out of file descriptors
+        or memory, wait (0.1 s, doubling up to 5 s) and try again, logging one line per
+        :data:`ACCEPT_LOG_INTERVAL`."""
+        delay = ACCEPT_RETRY[0]
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:
+                    if exc.errno not in ACCEPT_CAPACITY_ERRNOS:
+                        raise
+                    self._accept_failed(exc)
+                    await trio.sleep(delay)
+                    delay = min(delay * 2, ACCEPT_RETRY[1])
+                    continue
+                if self._accept_failing:
+                    log.info("accepting connections again%s", self._accept_log.note())
+                    self._accept_failing = False
+                delay = ACCEPT_RETRY[0]
+                self._connections.start_soon(self._handle_tcp, stream)
+
+    def _accept_failed(self, exc: OSError) -> None:
+        self._accept_failing = True
+        if self._accept_log.allow():
+            log.error("cannot accept connections: %s; trying again with back-off%s",
+                      exc.strerror or exc, self._accept_log.note())
+
+    async def _handle_tcp(self, stream: trio.SocketStream) -> None:
+        """Serve one accepted connection; an error here ends only this connection."""
+        try:
+            try:
+                peer = stream.socket.getpeername()
+            except OSError:
+                await self.handle(stream, f"#{next(self._ids)}")
+                return
+            await self.handle(stream, f"#{next(self._ids)} {peer[0]}:{peer[1]}", peer[0])
+        except Exception:
+            log.exception("serving a connection failed")
+            await trio.aclose_forcefully(stream)
+
+    async def handle(self, stream: trio.abc.Stream, label: str | None = None,
+                     address: str | None = None) -> None:
+        """Serve one client over ``stream`` from ``address`` (``None``: not limited per
+        address) until it ends (never raises but cancellation)."""
+        label = label or f"#{next(self._ids)}"
+        limits = self.config.limits
+        crowded = address is not None and \
+            self._per_address[address] - self._waiting[address] >= limits.max_per_address
+        full = len(self._live) - sum(self._waiting.values()) >= limits.max_connections
+        if crowded or full:
+            why = "too many connections from your address" if crowded else \
+                "the host serves as many connections as it can"
+            if self._waiting[address] >= limits.waiting_per_address or \
+                    sum(self._waiting.values()) >= limits.max_waiting:
+                if self._refusal_log.allow():
+                    log.warning("%s refused: %s%s", label, why, self._refusal_log.note())
+                await _refuse(stream, why)
+                return
+            admit = functools.partial(self._admit, address=address if crowded else None, why=why)
+        else:
+            admit = None
+        log.debug("%s connected%s", label, " (over a limit: waiting for a seat request)" if admit else "")
+        connection = Connection(stream, self.table, limits, label, admit=admit)
+        self._live[connection] = address
+        self._per_address[address] += 1
+        self._waiting[address] += admit is not None
+        try:
+            await connection.run()
+        finally:
+            del self._live[connection]
+            self._per_address[address] -= 1
+            if connection.waiting:
+                self._waiting[address] -= 1
+            if not self._live:
+                self._all_closed.set()
+                self._all_closed = trio.Event()
+
+    def _admit(self, connection: Connection, message: Any, *, address: str | None, why: str) -> str | None:
+        """Whether ``connection``, over a limit (per ``address``, or in all when ``None``),
+        is let in for its first request ``message``: ``None`` if it is (the oldest
+        connection without a seat yields), else why not."""
+        if not self.table.can_seat(message):
+            return why
+        self._waiting[self._live[connection]] -= 1
+        yielding = [c for c in self._live if c is not connection and c.seat is None and not c.waiting
+                    and (address is None or self._live[c] == address)]
+        if yielding:
+            oldest = min(yielding, key=lambda c: c.watching)  # the first without a role, else a spectator
+            log.info("%s yields to %s, which takes a seat", oldest.label, connection.label)
+            oldest.close("full", "the host made room for a player taking a seat")
+        return None
 
 
-async def _refuse(stream: trio.abc.Stream) -> None:
-    """Tell a connection over the limit that the host is full, and hang up."""
+def stopped_message(table: Table, command: str) -> str:
+    """What a stopping host tells every connection: whether the game is saved (the table's
+    last save, :meth:`server.persistence.Saver.close`) and how it goes on (``command
+    --resume FILE``)."""
+    if table.match is None:
+        return "the host stopped before the game started"
+    if table.saver is None:
+        return "the host stopped; the game was not saved"
+    if not table.saver.close():
+        return "the host stopped and could not save the whole game (its log says why)"
+    if table.phase == "finished":
+        return f"the host stopped; the finished game is saved ({table.save_path.name})"
+    name = table.save_path.name
+    return f"the host stopped; the game is saved: it goes on when the host runs {command} --resume {name}"
+
+
+async def _refuse(stream: trio.abc.Stream, why: str) -> None:
+    """Tell a connection over the limits that the host is full, and hang up."""
     with trio.move_on_after(1):
         try:
-            await stream.send_all(encode(Closing(code="full", message="the host serves too many connections")))
+            await stream.send_all(encode(Closing(code="full", message=why)))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             pass
     await trio.aclose_forcefully(stream)

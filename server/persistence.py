@@ -1,16 +1,21 @@
-"""Saving and resuming a table: the save file is the game's record plus a ``host`` part.
+"""Saving and resuming a table: a snapshot (the game's record plus a ``host`` part) and,
+beside it, a journal of every action since (:mod:`waddle.journal`), written ahead.
 
 The ``host`` part (:class:`SavedTable`) holds what the record does not: the game's
 name, the table's settings, its seats with their names and secret tokens (so it is the
 host's private file), each seat's action ids, the bot that chose each action, the join
 code and the table's id. Saves from protocol version 1 (the hex game only) are read
-too: their settings and seats are converted.
+too: their settings and seats are converted. :class:`Saver` keeps both files current;
+:func:`read_save` reads them back, recovering from a journal cut short by a crash.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import math
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +28,17 @@ from protocol.messages import PROTOCOL_VERSION, Settings
 from server.seats import Seat
 from waddle.errors import RecordError
 from waddle.files import write_json
+from waddle.journal import Entry, Header, extend, journal_path, line, snapshot_version
 from waddle.ruleset import Match, Ruleset, get_ruleset, ruleset_of_record
 
 log = logging.getLogger("waddle.server")
+#: Seconds between bringing the journal to the disk (``fsync``) while actions come.
+SYNC_INTERVAL = 1.0
+#: Seconds between attempts to save again after a failure.
+RETRY_INTERVAL = 1.0
+#: What a failure means, in the log line: the snapshot is behind, or actions are unsaved.
+SNAPSHOT_BEHIND = "the journal beside it holds every action meanwhile"
+UNSAVED = "actions are kept in memory, not saved, until it works"
 
 
 class SavedSeat(msgspec.Struct):
@@ -72,10 +85,18 @@ class Resumed:
     match: Match
     settings: Settings
     saved: SavedTable
+    #: The event version reached (the snapshot's, then the journal's).
+    version: int = 0
+    #: The actions and take-backs recovered from the journal (played on ``match``).
+    recovered: int = 0
 
 
 def read_save(path: str | Path) -> Resumed:
-    """Read the save file at ``path`` and replay its game.
+    """Read the save file at ``path`` and its journal, and replay the game.
+
+    The journal's actions after the snapshot are played on (their seats' action ids
+    and bots added to ``saved``); what the journal could not give (a last line cut
+    short by a crash, a damaged line) is logged and left out, never played.
 
     Raises:
         waddle.RecordError: the file cannot be read, is not a save file (a plain game
@@ -105,7 +126,30 @@ def read_save(path: str | Path) -> Resumed:
     match = ruleset.load({k: v for k, v in data.items() if k != "host"}, source=str(path))
     if [s.label for s in saved.seats] != list(match.labels) or len(saved.bots) != len(match):
         raise RecordError(f"{path}: host: the seats or bots do not match the record")
-    return Resumed(ruleset, match, settings, saved)
+    recovered, version = _recover(path, match, saved)
+    return Resumed(ruleset, match, settings, saved, version, recovered)
+
+
+def _recover(path: Path, match: Match, saved: SavedTable) -> tuple[int, int]:
+    """Play the journal of ``path`` on ``match``, noting each action's bot and id in
+    ``saved``; return how many entries it added and the event version reached."""
+    try:
+        journal = extend(match, path, table=saved.table, version=saved.version)
+    except OSError as exc:
+        raise RecordError(f"{journal_path(path)}: cannot read the journal: {exc}") from None
+    if journal.problem:
+        log.warning("%s", journal.problem)
+    version = snapshot_version(match, saved.version) if not journal.entries else journal.entries[-1].version
+    for entry in journal.entries:
+        if entry.undo:
+            saved.bots.pop()
+            continue
+        saved.bots.append(entry.bot)
+        if entry.id is not None:
+            saved.seats[entry.seat].acted[entry.id] = entry.version
+    if journal.entries:
+        log.info("%s: %d action(s) recovered from the journal", path, len(journal.entries))
+    return len(journal.entries), version
 
 
 def _upgrade(host: Any) -> Any:
@@ -129,49 +173,258 @@ def restored_seats(resumed: Resumed, looks) -> list[Seat]:
 
 
 class Saver:
-    """Keeps the save file at ``path`` current: ``content()`` is what to write and
-    ``version()`` the event version it holds. :meth:`needed` after each event; the
-    :meth:`run` task writes in the background (through ``offload``, a worker thread),
-    merging saves that fall behind."""
+    """Keeps the save file at ``path`` and its journal (:func:`waddle.journal.journal_path`)
+    current, write-ahead: every action reaches the operating system before anybody hears
+    of it (``docs/protocol.md``, Saving and resuming).
+
+    ``content()`` is the snapshot to write (the record and the ``host`` part), ``version()``
+    the event version it holds and ``table()`` the table's id; ``offload`` runs blocking
+    work (a worker thread). :meth:`begin` writes a snapshot and a fresh journal (at the
+    start, and when a resumed table first runs); :meth:`append` writes one action's line
+    to the journal before the host sends its event; the :meth:`run` task brings the
+    journal to the disk (``fsync``) at most every ``sync_interval`` seconds while actions
+    come, writes a new snapshot when :meth:`checkpoint` asks (the game's end) and retries
+    what failed every ``retry_interval`` seconds; :meth:`close` saves everything at once
+    on the way out. A failure is logged once (and once more when saving works again);
+    what could not be written stays pending, so :attr:`saved` is false until it is.
+    """
 
     def __init__(self, path: Path, content: Callable[[], dict[str, Any]], version: Callable[[], int],
-                 offload: Callable[..., Awaitable[Any]]) -> None:
+                 table: Callable[[], str], offload: Callable[..., Awaitable[Any]], *,
+                 sync_interval: float = SYNC_INTERVAL, retry_interval: float = RETRY_INTERVAL) -> None:
         self.path = path
-        self._content = content
-        self._version = version
+        self.journal = journal_path(path)
+        self._content, self._version, self._table = content, version, table
         self._offload = offload
-        self._needed = trio.Event()
-        self._saved = trio.Event()
-        #: The event version the file holds.
-        self.saved_version = 0
+        self.sync_interval, self.retry_interval = sync_interval, retry_interval
+        self._fd: int | None = None      # the journal, open for appending
+        self._pending = bytearray()      # journal bytes not yet written to the operating system
+        self._tail: list[tuple[int, bytes]] = []  # (version, line) of each action after the snapshot
+        #: The event version the snapshot (the save file alone) holds; 0: none yet.
+        self.base = 0
+        self._dirty = False              # written, not yet on the disk
+        self._wanted = False             # a snapshot is asked for
+        self._snapshotting = False
+        self._failing: str | None = None
+        self._sync_failing = False
+        self._closed: bool | None = None
+        self._wake = trio.Event()
+        self._wake.set()                 # the first run step begins a resumed table
+        self._snapshotted = trio.Event()
 
-    def needed(self) -> None:
-        """The table changed: save it soon."""
-        self._needed.set()
+    @property
+    def saved(self) -> bool:
+        """Whether every action played is written to the operating system (in the snapshot
+        or the journal)."""
+        if self._closed is not None:
+            return self._closed
+        return not self._pending and (self._fd is not None or self.base == self._version())
 
-    def now(self) -> None:
-        """Save at once, blocking (at the start and on shutdown)."""
-        self._write_logged(self._content())
-        self.saved_version = self._version()
+    # -- on the event loop, never blocking but for begin and close ---------------------------------
 
-    def _write_logged(self, data: dict[str, Any]) -> None:
+    def begin(self) -> bool:
+        """Write the snapshot and a fresh journal now, blocking; ``False`` (logged, retried
+        by :meth:`run`) if it failed."""
+        version = self._version()
         try:
-            write_json(self.path, data)
+            write_json(self.path, self._content())
         except OSError as exc:
-            log.error("cannot save the game to %s: %s", self.path, exc)
+            return self._fail(f"cannot write the save file {self.path}: {exc}", self._consequence())
+        return self._snapshot_written(version)
+
+    def append(self, version: int, seat: int, action: Any, bot: str | None, id: str | None) -> None:
+        """Write the journal line of the action played as event ``version`` by seat number
+        ``seat`` (:class:`waddle.journal.Entry`) through to the operating system. Never
+        raises: a failure is logged once, the line kept and retried."""
+        self._journal(version, Entry(version=version, seat=seat, action=action, bot=bot, id=id))
+
+    def undo(self, version: int, seat: int) -> None:
+        """Write the journal line of seat number ``seat``'s take-back, event ``version``,
+        as :meth:`append` does an action's."""
+        self._journal(version, Entry(version=version, seat=seat, undo=True))
+
+    def _journal(self, version: int, entry: Entry) -> None:
+        data = line(entry)
+        self._tail.append((version, data))
+        self._pending += data
+        if self._fd is None and self.base == 0 and not self._snapshotting:
+            self.begin()  # a resumed table's first action, before its run task began it
+        else:
+            self._write_pending()
+        if not self._dirty:
+            self._dirty = True
+            self._wake.set()
+
+    def move(self, path: Path) -> None:
+        """Save the game now, blocking, in the current file (its snapshot and journal
+        complete and on the disk, as :meth:`close` does), then keep the next game in
+        ``path`` (a rematch: its :meth:`begin` comes next)."""
+        self._finish()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self.path, self.journal = path, journal_path(path)
+        self.base, self._tail, self._wanted = 0, [], False
+        self._pending.clear()
+
+    def checkpoint(self) -> None:
+        """Write a new snapshot soon (the save file alone then holds the game; the game's
+        end): in the background, the journal going on meanwhile."""
+        self._wanted = True
+        self._wake.set()
+
+    def close(self) -> bool:
+        """Save everything now, blocking (the last snapshot, the journal to the disk) and
+        stop; return :attr:`saved`. Idempotent: a second call returns the first's answer."""
+        if self._closed is not None:
+            return self._closed
+        self._finish()
+        self._closed = self.saved
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        # the table's callbacks hold the table, which holds this saver: let both go
+        self._content = self._version = self._table = self._offload = None
+        return self._closed
+
+    def _finish(self) -> None:
+        """Write what is pending, the snapshot if it is behind, and the journal to the disk, blocking."""
+        if self._version() > 0:
+            self._write_pending()
+            if self.base < self._version() and not self._snapshotting:
+                self.begin()  # (else the journal, complete, extends the snapshot being written)
+            if self._fd is not None:
+                self._synced(_fsync(self._fd))
+
+    def _write_pending(self) -> bool:
+        if self._fd is None:
+            return False
+        try:
+            while self._pending:
+                del self._pending[:os.write(self._fd, self._pending)]
+        except OSError as exc:
+            return self._fail(f"cannot write the journal {self.journal}: {exc}", UNSAVED)
+        return self._recovered()
+
+    def _snapshot_written(self, version: int) -> bool:
+        """The snapshot at ``version`` is on the disk: start a journal of what came after it."""
+        self.base = version
+        self._tail = [(v, data) for v, data in self._tail if v > version]
+        header = line(Header(table=self._table(), base=version))
+        temporary = self.journal.with_name(f".{self.journal.name}.tmp")
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
+        except OSError as exc:
+            return self._fail(f"cannot start the journal {self.journal}: {exc}", self._consequence())
+        try:
+            data = memoryview(header + b"".join(data for _, data in self._tail))
+            while data:
+                data = data[os.write(fd, data):]
+            os.replace(temporary, self.journal)
+        except OSError as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            return self._fail(f"cannot start the journal {self.journal}: {exc}", self._consequence())
+        old, self._fd = self._fd, fd
+        if old is not None:
+            os.close(old)
+        self._pending.clear()
+        self._dirty = True
+        self._snapshotted.set()
+        self._snapshotted = trio.Event()
+        return self._recovered()
+
+    def _consequence(self) -> str:
+        """What a failure to write a snapshot or start a journal means now."""
+        return SNAPSHOT_BEHIND if self._fd is not None else UNSAVED
+
+    def _fail(self, what: str, consequence: str) -> bool:
+        """Log ``what`` failed (once, until saving works again) and what it means."""
+        if self._failing is None:
+            log.error("%s; %s (trying again every %g s)", what, consequence, self.retry_interval)
+        self._failing = what
+        return False
+
+    def _recovered(self) -> bool:
+        if self._failing is not None and not self._pending and self._fd is not None:
+            log.warning("saving works again: %s holds the game", self.path)
+            self._failing = None
+        return True
+
+    def _synced(self, error: OSError | None) -> None:
+        """Log a failed ``fsync`` of the journal once, and once when it works again."""
+        if error is not None and not self._sync_failing:
+            log.error("cannot bring the journal %s to the disk: %s; the operating system holds "
+                      "the game, a power cut could lose its last actions", self.journal, error)
+        elif error is None and self._sync_failing:
+            log.warning("the journal %s reaches the disk again", self.journal)
+        self._sync_failing = error is not None
+
+    # -- the task ---------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Write whenever :meth:`needed`, until cancelled."""
+        """Bring the journal to the disk, write asked-for snapshots and retry failures, until cancelled."""
+        synced = trio.current_time()
         while True:
-            await self._needed.wait()
-            self._needed = trio.Event()
-            version, data = self._version(), self._content()
-            await self._offload(self._write_logged, data)
-            self.saved_version = version
-            self._saved.set()
-            self._saved = trio.Event()
+            due = math.inf
+            if self._failing is not None:
+                due = trio.current_time() + self.retry_interval
+            elif self._dirty:
+                due = synced + self.sync_interval
+            with trio.move_on_at(due):
+                await self._wake.wait()
+            self._wake = trio.Event()
+            started = self._version() > 0
+            if started and self.base == 0:
+                self.begin()  # a resumed table: blocking, before it plays on
+            elif self._wanted and self.base < self._version():
+                await self._snapshot()
+            elif started and self._fd is None:
+                self._snapshot_written(self.base)  # the journal could not be started: again
+            if self._pending:
+                self._write_pending()
+            if self._dirty and self._fd is not None and trio.current_time() >= synced + self.sync_interval:
+                self._dirty = False
+                self._synced(await self._offload(_fsync, self._fd))
+                synced = trio.current_time()
+
+    async def _snapshot(self) -> None:
+        """Write a snapshot in the background; the journal goes on meanwhile."""
+        self._wanted = False
+        path, version, data = self.path, self._version(), self._content()
+        self._snapshotting = True
+        try:
+            await self._offload(write_json, path, data)
+        except OSError as exc:
+            if path == self.path:
+                self._wanted = True
+                self._fail(f"cannot write the save file {path}: {exc}", self._consequence())
+            else:
+                log.error("cannot write the save file %s: %s; its journal holds the rest of the "
+                          "game", path, exc)
+        else:
+            if path == self.path and self._closed is None:
+                self._snapshot_written(version)
+        finally:
+            self._snapshotting = False
 
     async def flush(self) -> None:
-        """Wait until the file holds the current version."""
-        while self.saved_version < self._version():
-            await self._saved.wait()
+        """Wait until the save file alone holds the current version (asking for a snapshot);
+        at once after :meth:`close`."""
+        if self._closed is not None:
+            return
+        target = self._version()
+        while self.base < target:
+            waiting = self._snapshotted
+            self.checkpoint()
+            await waiting.wait()
+
+
+def _fsync(fd: int) -> OSError | None:
+    """Bring the file ``fd`` to the disk (in a worker thread); the error, if it failed."""
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        return exc
+    return None

@@ -26,7 +26,6 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import (
-    ACT_CHECKS,
     MAX_CHAT,
     MAX_MESSAGE,
     Ack,
@@ -53,6 +52,7 @@ from protocol.messages import (
     Watching,
 )
 from protocol.text import clean, clean_name
+from server.checks import BEFORE_RULES, first_failure
 from server.log import Entry, EventLog, audiences, entry_for, frame_of
 from server.pause import Pause
 from server.persistence import Saver, host_part, read_save, restored_seats
@@ -144,13 +144,9 @@ class Table:
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
-        self.saver = Saver(Path(save), self.save_data, lambda: self.version,
+        self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a)) if save else None
         self._first_save = Path(save) if save else None
-        self._handlers = {Join: self._join, Reclaim: self._reclaim, Watch: self._watch,
-                          Configure: self._configure, Start: self._start, Ready: self._ready,
-                          Say: self._say, Act: self._act, Undo: self._undo, Rematch: self._rematch,
-                          Continue: self._continue}
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""
@@ -275,10 +271,12 @@ class Table:
                 seat.away_since = now
         log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
         version = self.version + 1
-        self._append(entry_for([match.view(a) for a in audiences(len(self.seats))],
-                               lambda view: Started(version=version, view=view)))
+        entry = entry_for([match.view(a) for a in audiences(len(self.seats))],
+                          lambda view: Started(version=version, view=view))
+        self.log.append(entry)
         if self.saver:
-            self.saver.now()  # blocking: the file exists before any writer task sends the start
+            self.saver.begin()  # blocking: the save file exists before anybody hears of the start
+        self._send(entry)
         self.broadcast_lobby()
 
     def new_game(self) -> None:
@@ -299,8 +297,7 @@ class Table:
         prepared = self.fixed or self.ruleset.prepare(options, settings.players, None)
         match = self.ruleset.new_match(prepared, options, labels[1:] + labels[:1])
         if self.saver:
-            self.saver.now()  # the finished game, complete, in its own file
-            self.saver.path = numbered(self._first_save, self.games + 1)
+            self.saver.move(numbered(self._first_save, self.games + 1))  # the last game kept whole
         self.settings = settings
         self.games += 1
         self._begin(match)
@@ -324,7 +321,15 @@ class Table:
 
     def handle(self, peer: Peer, message: Any) -> None:
         """Act on a decoded client message from ``peer`` (not hello, ping, pong or leave)."""
-        self._handlers[type(message)](peer, message)
+        self._handlers[type(message)](self, peer, message)
+
+    def can_seat(self, message: Any) -> bool:
+        """Whether ``message`` would take a seat now: a ``reclaim`` with a seat's token, or
+        a ``join`` with the right code in the lobby while a seat is free."""
+        if isinstance(message, Reclaim):
+            return self.seats.by_token(message.token) is not None
+        return isinstance(message, Join) and self.phase == "lobby" and self._code_ok(message.code) \
+            and len(self.seats) < self.settings.players
 
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
@@ -487,69 +492,33 @@ class Table:
 
     def _act(self, peer: Peer, message: Act) -> None:
         """The act pipeline: the checks of :data:`protocol.messages.ACT_CHECKS` in that
-        order (``bad_message`` was the decoder's), a duplicate id answered at once after
-        the token check; then apply, broadcast and ack."""
+        order (``bad_message`` was the decoder's; :mod:`server.checks`), a duplicate id
+        answered at once after the token check; then apply (which checks the rules: a
+        stale action's rules are checked first, so ``illegal`` still comes before
+        ``stale``), broadcast and ack."""
         seat = peer.seat
         if seat is not None and same_secret(message.token, seat.token) and message.id in seat.acted:
             return peer.send(Ack(id=message.id, version=seat.acted[message.id], duplicate=True))
-        for code in ACT_CHECKS[1:]:
-            why = self._act_checks[code](self, seat, message)
-            if why is not None:
-                return self._reject(peer, "act", code, why, message.id)
-        seat.acted[message.id] = self.apply(self.seats.number(seat), message.action, None)
-        peer.send(Ack(id=message.id, version=self.version))
-
-    def _bad_token(self, seat: Seat | None, message: Act) -> str | None:
-        if seat is None or not same_secret(message.token, seat.token):
-            return "the token is not this connection's seat token"
-        return None
-
-    def _not_started(self, seat: Seat, message: Act) -> str | None:
-        return "the game has not started" if self.match is None else None
-
-    def _game_over(self, seat: Seat, message: Act) -> str | None:
-        return "the game is over" if self.match.is_over else None
-
-    def _paused(self, seat: Seat, message: Any) -> str | None:
-        if self.pause is None:
-            return None
-        names = ", ".join(s.name for s in self.seats if s in self.pause.waiting)
-        return f"{self.pause.name}: waiting for {names or 'the pause to end'} to go on"
-
-    def _not_your_turn(self, seat: Seat, message: Act) -> str | None:
-        to_act = self.match.to_act()
-        if self.seats.number(seat) in to_act:
-            return None
-        names = " and ".join(self.seats[n].label for n in sorted(to_act))
-        return f"it is {names}'s turn"
-
-    def _illegal(self, seat: Seat, message: Act) -> str | None:
+        failed = first_failure(self, seat, message, BEFORE_RULES)
+        if failed is None and message.version != self.version:
+            failed = first_failure(self, seat, message, ("illegal", "stale"))
+        if failed is not None:
+            return self._reject(peer, "act", *failed, message.id)
         try:
-            self.match.check(self.seats.number(seat), message.action)
+            self.apply(self.seats.number(seat), message.action, None, message.id)
         except IllegalActionError as exc:
-            return str(exc)
-        return None
-
-    def _stale(self, seat: Seat, message: Act) -> str | None:
-        if message.version != self.version:
-            return f"decided on version {message.version}, the table is at version {self.version}"
-        return None
-
-    #: Each check of :data:`ACT_CHECKS` after ``bad_message``: ``None`` to pass, else why not.
-    _act_checks = {"bad_token": _bad_token, "not_started": _not_started, "game_over": _game_over,
-                   "paused": _paused, "not_your_turn": _not_your_turn, "illegal": _illegal,
-                   "stale": _stale}
+            return self._reject(peer, "act", "illegal", str(exc), message.id)
+        peer.send(Ack(id=message.id, version=self.version))
 
     # -- take-backs, pauses and rematches ------------------------------------------------------
 
     def _undo(self, peer: Peer, message: Undo) -> None:
-        """A take-back: the token, started, over, paused and stale checks of an act, then
+        """A take-back: the token, started, over and stale checks of an act, then
         the game's own policy (:meth:`waddle.ruleset.Match.check_undo`)."""
+        failed = first_failure(self, peer.seat, message, ("bad_token", "not_started", "game_over", "stale"))
+        if failed is not None:
+            return self._reject(peer, "undo", *failed)
         seat = peer.seat
-        for code in ("bad_token", "not_started", "game_over", "stale"):
-            why = self._act_checks[code](self, seat, message)
-            if why is not None:
-                return self._reject(peer, "undo", code, why)
         try:
             self.undo(self.seats.number(seat))
         except IllegalActionError as exc:
@@ -567,6 +536,8 @@ class Table:
             raise IllegalActionError(f"a {self.bot_kinds[-1]} bot chose the last action, not you")
         events = self.match.undo(seat)
         version = self.version + 1
+        if self.saver:
+            self.saver.undo(version, seat)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Undone(version=version, seat=seat, events=seen)))
         self.bot_kinds.pop()
@@ -575,8 +546,6 @@ class Table:
         if self.pause is not None:
             self.pause = None
             self.broadcast_lobby()
-        if self.saver:
-            self.saver.needed()
         self.wake.set()
         return self.version
 
@@ -628,20 +597,33 @@ class Table:
         if self.phase == "finished" and self.rematch and people <= self.rematch:
             self.new_game()
 
-    def apply(self, seat: int, action: Any, bot: str | None) -> int:
+    #: What each client message does (functions of the class, so a table holds no
+    #: reference to itself and is freed as soon as it is dropped, without a collection).
+    _handlers = {Join: _join, Reclaim: _reclaim, Watch: _watch, Configure: _configure,
+                 Start: _start, Ready: _ready, Say: _say, Act: _act, Undo: _undo,
+                 Rematch: _rematch, Continue: _continue}
+
+    def apply(self, seat: int, action: Any, bot: str | None, id: str | None = None) -> int:
         """Play a legal ``action`` for seat number ``seat`` (chosen by ``bot``, ``None``:
-        its player); send each audience its events; return the new version.
+        its player, whose action ``id`` it is); write it ahead to the save file's journal,
+        then send each audience its events; return the new version.
 
         Raises:
             waddle.errors.IllegalActionError: the action is not legal now; nothing changed.
         """
         events = self.match.apply(seat, action)
         version = self.version + 1
+        if id is not None:
+            self.seats[seat].acted[id] = version
+        self.bot_kinds.append(bot)
+        if self.saver:
+            self.saver.append(version, seat, action, bot, id)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
-        self.bot_kinds.append(bot)
         self.turn_started = now = trio.current_time()
         pause = self.match.pause_after(events)
+        if pause is not None and self.saver:
+            self.saver.checkpoint()  # the half is over: the save file alone holds it
         people = {s for s in self.seats if s.bot is None and s.peer is not None}
         if pause is not None and people and not self.match.is_over:
             self.pause = Pause(pause, now + self.pause_timeout, people)
@@ -652,13 +634,16 @@ class Table:
             winners = [self.seats[n].label for n in self.match.outcome().winners]
             log.info("game over: won by %s", ", ".join(winners))
             self.broadcast_lobby()
-        if self.saver:
-            self.saver.needed()
+            if self.saver:
+                self.saver.checkpoint()  # the save file alone holds the whole game
         self.wake.set()  # the driver may have a bot to run or a deadline to move
         return self.version
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)
+        self._send(entry)
+
+    def _send(self, entry: Entry) -> None:
         for peer in list(self.peers):
             peer.send_frame(frame_of(entry, self.audience(peer)))
 
@@ -681,7 +666,8 @@ class Table:
                                                 version=self.version, games=self.games))
 
     async def flush(self) -> None:
-        """Wait until the save file holds the current version (returns at once without a file)."""
+        """Wait until the save file alone holds the current version, its journal folded
+        in (returns at once without a file)."""
         if self.saver is not None and self.match is not None:
             await self.saver.flush()
 
@@ -701,12 +687,10 @@ class Table:
         table.id = resumed.saved.table or table.id
         table.match = resumed.match
         table.seats.restore(restored_seats(resumed, table.ruleset.seats))
-        # a take-back is an event too: the saved version, which may be past 1 + actions
-        table.log = EventLog(base=max(resumed.saved.version, 1 + len(resumed.match)))
+        table.log = EventLog(base=resumed.version)  # take-backs are events too
         table.games = resumed.saved.games
         table.bot_kinds = list(resumed.saved.bots)
         table.phase = "finished" if resumed.match.is_over else "playing"
-        table.saver.saved_version = table.version
         return table
 
 

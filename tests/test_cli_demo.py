@@ -156,9 +156,15 @@ def test_bot_command_errors_are_one_line(capsys):
     with socket.socket() as probe:                 # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert main(["bot", f"127.0.0.1:{port}", "--strategy", "random"]) == 2
+    assert main(["bot", f"127.0.0.1:{port}", "--strategy", "random", "--wait", "0"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"cannot connect to 127.0.0.1:{port}" in err
+    assert err.count("\n") == 1 and f"cannot connect to 127.0.0.1:{port}: connection refused" in err
+    # with time to wait, each retry is one line, then the error
+    assert main(["bot", f"127.0.0.1:{port}", "--strategy", "random", "--wait", "2"]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 3 and lines[-1].endswith("connection refused")
+    assert all(line.startswith("waddle bot: host not answering (connection refused), retry ")
+               for line in lines[:-1])
 
 
 def test_demo_output_cut_short_by_its_reader_is_no_traceback():

@@ -318,13 +318,91 @@ async def test_a_host_that_stays_full_fails_connect_after_its_attempts(fake, aut
     assert host.connections == 4
 
 
-async def test_connection_refused_is_one_clear_error():
+async def free_port() -> int:
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
     await listeners[0].aclose()
-    with trio.fail_after(30), pytest.raises(ClientError, match=f"cannot connect to 127.0.0.1:{port}"):
-        async with connect("127.0.0.1", port, name="Ada"):
+    return port
+
+
+async def test_a_host_not_answering_is_tried_for_first_wait_saying_so_then_one_clear_error(patient_clock):
+    port = await free_port()
+    lines: list[str] = []
+    started = trio.current_time()
+    with trio.fail_after(120), pytest.raises(ClientError, match=f"cannot connect to 127.0.0.1:{port}: "
+                                                                 f"connection refused$"):
+        async with connect("127.0.0.1", port, name="Ada", first_wait=20, on_retry=lines.append):
             pass
+    assert trio.current_time() - started <= 20  # it gives up when the next try would come later
+    assert len(lines) >= 4
+    for number, line in enumerate(lines, 1):
+        assert line.startswith(f"host not answering (connection refused), retry {number} in ")
+        assert line.endswith(" s; Ctrl-C stops")
+
+
+async def test_the_first_connection_reaches_a_host_that_comes_up_late(patient_clock):
+    port = await free_port()
+    async with trio.open_nursery() as nursery:
+        async def host_later():
+            await trio.sleep(8)
+            host = Host(ServerConfig(port=port, settings=Settings(players=2, bots=["random"]),
+                                     prepared=ON_ISLES, seed=1))
+            await host.run()
+
+        nursery.start_soon(host_later)
+        with trio.fail_after(60):
+            async with connect("127.0.0.1", port, name="Ada", first_wait=30) as client:
+                assert client.state.label is not None and trio.current_time() >= 8
+                assert client.state.retry is None
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_reset_before_the_seat_is_tried_again(fake, patient_clock):
+    async def script(host, framed, i):
+        await host.expect(framed, protocol.Hello)
+        if i < 2:
+            return  # the link is cut before the welcome
+        await framed.send(welcome())
+        await host.expect(framed, protocol.Join)
+        await host.seat(framed)
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(60):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            assert client.state.label == "red" and host.connections == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_reconnects_to_a_dead_host_make_at_most_8_attempts_in_the_first_minute(fake, patient_clock, seed):
+    attempts: list[float] = []
+
+    async def script(host, framed, i):
+        if i == 0:
+            await host.greet(framed)
+            await host.seat(framed)
+            await trio.sleep(1)
+            return  # the host dies: every later connection is cut at once
+        attempts.append(trio.current_time())
+
+    host, port = await fake(script)
+    with trio.fail_after(300):
+        async with connect("127.0.0.1", port, name="Ada", backoff=Backoff(seed=seed)) as client:
+            await client.wait_for(lambda s: s.status is Status.RECONNECTING)
+            lost = trio.current_time()
+            await trio.sleep(60)
+            assert "connection lost" in client.state.retry
+    assert 6 <= len([t for t in attempts if t - lost <= 60]) <= 8
+
+
+def test_the_shortest_backoff_delays_allow_8_attempts_in_a_minute(monkeypatch):
+    backoff = Backoff()
+    monkeypatch.setattr(backoff._rng, "random", lambda: 0.0)  # every delay at its shortest
+    at, attempts = 0.0, 0
+    while (at := at + backoff.next()) <= 60:
+        attempts += 1
+    assert attempts == 8
+    assert 0.25 <= Backoff(seed=1).next() <= 0.5  # a lost link is tried again within half a second
 
 
 async def test_seat_replaced_closes_the_client_and_ends_its_events(fake, autojump_clock):
@@ -471,7 +549,7 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
 
     async def bot(name: str, start: bool) -> None:
         args = Namespace(name=name, colour=None, code=None, token=None, strategy="random",
-                         start=start, quiet=True, game=None, seed=1, seconds=0.1)
+                         start=start, quiet=True, game=None, seed=1, seconds=0.1, wait=10.0)
         codes.append(await _play("127.0.0.1", port, args))
 
     with trio.fail_after(120):
@@ -486,3 +564,45 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
     assert codes == [0, 0] and host.table.match.game.is_over
     refusals = [line for line in capsys.readouterr().out.splitlines() if "refused" in line]
     assert len(refusals) == 1 and "cannot_start" in refusals[0] and "empty" in refusals[0]
+
+
+async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, patient_clock):
+    stopped = protocol.Closing(code="host_stopped", message="the host stopped; the game is saved: it goes "
+                                                            "on when the host runs waddle host --resume g.json")
+    attempts: list[float] = []
+
+    async def script(host, framed, i):
+        attempts.append(trio.current_time())
+        if i in (1, 2, 3):
+            return  # not back yet
+        await host.greet(framed)
+        await host.seat(framed)
+        if i == 0:
+            await framed.send(stopped)
+            return
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    lines: list[str] = []
+    with trio.fail_after(600):
+        async with connect("127.0.0.1", port, name="Ada", on_retry=lines.append) as client:
+            await client.wait_for(lambda s: s.status is Status.RECONNECTING)
+            assert client.state.host_stopped == stopped.message
+            await client.wait_for(lambda s: client.reconnects == 1)
+            assert client.state.host_stopped is None and client.state.status is Status.CONNECTED
+    gaps = [b - a for a, b in zip(attempts, attempts[1:])]
+    assert len(gaps) == 4 and all(10 <= gap <= 31 for gap in gaps), gaps  # every 10-30 s, not every second
+    assert lines[0].startswith(f"{stopped.message}; looking for it again in ")
+
+
+async def test_without_follow_resume_a_stopped_host_closes_the_client_saying_why(fake, autojump_clock):
+    async def script(host, framed, i):
+        await host.greet(framed)
+        await host.seat(framed)
+        await framed.send(protocol.Closing(code="host_stopped", message="the host stopped\x1b[2J"))
+
+    host, port = await fake(script)
+    with trio.fail_after(60):
+        async with connect("127.0.0.1", port, name="Ada", follow_resume=False) as client:
+            await client.wait_for(lambda s: s.status is Status.CLOSED)
+    assert client.state.closed_reason == "the host stopped" and host.connections == 1

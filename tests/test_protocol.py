@@ -247,6 +247,15 @@ def test_clean_leaves_nothing_unprintable(text):
     assert clean(out) == out
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e)),
+       st.none() | st.integers(0, 40))
+def test_plain_ascii_text_is_cleaned_as_any_text_is(text, max_length):
+    from protocol.text import _clean_all  # the long way: clean's fast path must agree with it
+
+    assert clean(text, max_length) == _clean_all(text, max_length)
+
+
 # -- schema -------------------------------------------------------------------------------
 
 def test_committed_schema_matches_the_code():

@@ -28,6 +28,9 @@ from pathlib import Path
 
 import pytest
 
+from server.persistence import read_save
+from waddle.errors import RecordError
+
 pyte = pytest.importorskip("pyte")
 
 ROOT = Path(__file__).parents[1]
@@ -110,10 +113,11 @@ def free_port() -> int:
 
 
 def actions(save: Path) -> int:
-    """How many actions the host's save file holds (-1 before it exists or while it is written)."""
+    """How many actions the host's save holds, its journal with it (-1 before it exists or
+    while it is written)."""
     try:
-        return len(json.loads(save.read_text())["actions"])
-    except (OSError, ValueError, KeyError):
+        return len(read_save(save).match)
+    except RecordError:
         return -1
 
 
@@ -226,11 +230,9 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
 
 
 def downtown_position(record: Path):
-    """The host's game so far, replayed from its save file (the test is the referee: it
-    reads the shuffle, which no player's screen shows)."""
-    from waddle.ruleset import get_ruleset
-
-    return get_ruleset("downtown").load(json.loads(record.read_text())).state
+    """The host's game so far, replayed from its save file and journal (the test is the
+    referee: it reads the shuffle, which no player's screen shows)."""
+    return read_save(record).match.state
 
 
 def board_text(terminal: Terminal) -> str:
@@ -389,7 +391,7 @@ def test_a_person_plays_a_whole_downtown_game_against_two_bots_with_keys_only(tm
         def mine() -> bool:  # the save file has caught up with the screen too
             try:
                 return seat in downtown_position(record).to_act()
-            except ValueError:  # being written
+            except RecordError:  # being written
                 return False
 
         while True:

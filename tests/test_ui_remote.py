@@ -70,6 +70,22 @@ def test_reconnecting_and_closed_show_in_the_banner():
     assert control.ui.notice == "the host went away"
 
 
+def test_retries_and_a_stopped_host_show_in_the_banner_until_it_is_back():
+    state = table_state(seats("Ann"))
+    control = controller(state)
+    state.set_status(Status.RECONNECTING, "connection lost (connection refused), retry 2 in 1 s")
+    assert banner_text(control).startswith(" Reconnecting...  connection lost (connection refused), retry 2 in 1 s")
+    state.host_stopped = ("the host stopped; the game is saved: it goes on when the host runs "
+                          "waddle host --resume night.json")
+    state.set_status(Status.RECONNECTING, f"{state.host_stopped}; looking for it again in 17 s")
+    shown = banner_text(control)
+    assert shown.startswith(" The host stopped  the game is saved: it goes on when the host runs "
+                            "waddle host --resume night.json; ")
+    assert "night.json; watching for it to come back" in shown and "Reconnecting" not in shown
+    state.set_status(Status.CONNECTED)
+    assert state.host_stopped is None and "stopped" not in banner_text(control)
+
+
 def test_a_wish_that_cannot_be_sent_becomes_a_notice():
     state = table_state(seats("Ann"), label="red")
     control = controller(state)

@@ -1,12 +1,24 @@
 """Subcommands of the ``waddle`` command line: each module has ``add_arguments(parser)`` and ``run(args)``; top-level imports stay light.
 
 Shared by the commands that write a file as the game goes (``serve``/``host --save``,
-``play``/``demo --record``): :func:`check_writable`, run before any game starts.
+``play``/``demo --record``): :func:`check_writable`, run before any game starts. Shared
+by the commands that connect to a host (``join``, ``watch``, ``bot``):
+:func:`add_wait_argument`.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+
+from client.cli import seconds
+
+
+def add_wait_argument(parser: argparse.ArgumentParser) -> None:
+    """``--wait SECONDS``: how long the first connection is tried (refused, reset, timed
+    out, the host full) before the command gives up (:class:`client.core.Client` ``first_wait``)."""
+    parser.add_argument("--wait", type=seconds, default=60.0, metavar="SECONDS",
+                        help="keep trying to reach the host for this long at first (default 60)")
 
 
 def check_writable(path: str | os.PathLike) -> None:

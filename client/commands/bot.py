@@ -2,9 +2,13 @@
 
 Joins the table at HOST:PORT (or reclaims a seat with ``--token``), says it is ready,
 plays every turn of its seat with one of the game's built-in bots (the game is the
-host's, or ``--game``) and prints its moves and the final scores. Reconnects by itself if the link drops. The seat's token is
-remembered (:mod:`client.seats`, never printed): run it again with the same address and
-``--name`` and it takes its seat back.
+host's, or ``--game``) and prints its moves and the final scores. A host not answering
+yet is tried again for ``--wait`` seconds, and a dropped link is reconnected, each
+retry said in one line on stderr. When the host stops (``closing`` ``host_stopped``) it
+ends with one line saying so. The seat's token is remembered (:mod:`client.seats`, never
+printed): run it again with the same address and ``--name`` and it takes its seat back.
+Everything printed that came from the host is cleaned first (:func:`protocol.clean`):
+no escape, control or bidi character of a hostile host reaches the terminal.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
+from client.commands import add_wait_argument
 
 
 def strategies() -> tuple[str, ...]:
@@ -42,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="as the table's owner, start the game at once (the host's bots "
                              "fill the empty seats); if the host refuses, say ready and start "
                              "once every seat is filled")
+    add_wait_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
 
 
@@ -73,27 +79,44 @@ async def _play(host: str, port: int, args: argparse.Namespace) -> int:
     from client.core import ClientError, connect
     from client.games import part
     from client.seats import SeatStore
+    from protocol.text import clean
 
+    client = None  # bound once seated
     try:
         async with connect(host, port, name=args.name, label=args.colour, code=args.code,
                            game=args.game, token=args.token, software=f"waddle-bot/{args.strategy}",
-                           seat_store=SeatStore()) as client:
+                           seat_store=SeatStore(), first_wait=args.wait, follow_resume=False,
+                           on_retry=say_retry) as client:
             state = client.state
             bot = make_bot(state.ruleset, args.strategy, args.seed, args.seconds)
             if not args.quiet:
-                print(f"seated as {state.label} ({state.name}) at {state.ruleset.title}", flush=True)
+                print(f"seated as {clean(state.label)} ({clean(state.name)}) at {state.ruleset.title}",
+                      flush=True)
             if args.start:
                 await start_when_full(client, on_refused=print_refusal)
             async with trio.open_nursery() as nursery:
                 if not args.quiet:
                     await nursery.start(functools.partial(print_moves, client))
                 await play(client, bot, ready=not args.start,
-                           on_rejected=lambda exc: print(f"rejected: {exc}"))
+                           on_rejected=lambda exc: print(f"rejected: {clean(str(exc))}"))
+                nursery.cancel_scope.cancel()
             text = part(state.ruleset.name, "text")
             print("\n".join(text.score_lines(state.outcome(), state.view.labels, state.name_of)))
     except ClientError as exc:
-        raise UserError(str(exc)) from None
+        stopped = client.state.host_stopped if client is not None else None
+        if stopped:
+            raise UserError(f"{stopped}; this bot stops (run it again then: it takes its seat back)") from None
+        raise UserError(clean(str(exc))) from None
     return 0
+
+
+def say_retry(line: str) -> None:
+    """Say on stderr what the client does about a host it cannot reach (``on_retry``)."""
+    import sys
+
+    from protocol.text import clean
+
+    print(f"waddle bot: {clean(line)}", file=sys.stderr, flush=True)
 
 
 def print_refusal(rejected) -> None:

@@ -106,6 +106,7 @@ async def play_demo(ruleset, settings, kinds: list[str], seed: int, seconds: flo
     from client.botplay import play
     from client.commands.bot import print_moves
     from client.core import ClientError, connect
+    from protocol import clean
     from server.host import Host, ServerConfig
     from server.table import bot_name
 
@@ -127,7 +128,7 @@ async def play_demo(ruleset, settings, kinds: list[str], seed: int, seconds: flo
                 task_status.started()
                 await play(client, bot, pace=pace)
         except Exception as exc:  # one line for the user, whatever went wrong in a seat
-            why = str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}"
+            why = clean(str(exc) if isinstance(exc, ClientError) else f"{type(exc).__name__}: {exc}")
             failures.append(f"{bot_name(i, kind)} stopped: {why}")
             stop.cancel()
             if not seated:

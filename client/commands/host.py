@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from client.address import check_port
     from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
-    from server.tuning import tune_gc
+    from server.tuning import collect_young, tune_gc
 
     check_port(args.port, any_free=True)
     code = None if args.open else args.code or secrets.token_hex(3)
@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
-                               bot_delay=args.pace))
+                               limits=serve.limits_from(args), command="waddle host",
+                               bot_delay=args.pace, tasks=(collect_young,)))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:

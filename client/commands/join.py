@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import run_ui
+from client.commands import add_wait_argument, run_ui
 from client.ui import options
 
 
@@ -31,6 +31,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> N
     parser.add_argument("--name", default=os.environ.get("USER") or default_name,
                         help="your name (default: your login name)")
     parser.add_argument("--code", help="the table's join code, if it has one")
+    add_wait_argument(parser)
     options.add_arguments(parser)
 
 
@@ -46,7 +47,8 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
 
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
-        "name": options.check_name(args.name), "code": args.code, **client_options})
+        "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
+        **client_options})
     status = run_ui(session, args)
     message = come_back(session.state, args)
     if message:

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--pace must not be negative")
     from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
-    from server.tuning import tune_gc
+    from server.tuning import collect_young, tune_gc
 
     players, kinds = args.bots + 1, [args.strategy] * args.bots
     args.players, args.bots = players, kinds
@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or _temporary_record()
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
-                               seed=args.seed, bot_delay=args.pace, game=args.game))
+                               seed=args.seed, bot_delay=args.pace, game=args.game,
+                               tasks=(collect_young,)))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)

@@ -4,7 +4,9 @@ Every action is checked as it is replayed (``docs/records.md``); a bad record gi
 line naming the file, the place and the problem, exit status 2. ``RECORD`` ``-`` reads
 standard input. The record's ``format`` names its game (:func:`waddle.ruleset.ruleset_of_record`);
 the game's text module (:mod:`client.games`) prints it. With ``--json`` it prints only the
-game's ``result_json`` of the position reached, on one line.
+game's ``result_json`` of the position reached, on one line. A host's save file is read
+with its journal (``FILE.journal``, :mod:`waddle.journal`), so a game whose host was
+killed shows every action it saved.
 """
 
 from __future__ import annotations
@@ -46,7 +48,31 @@ def load(path: str):
         known = " or ".join(repr(r.record_format) for r in rulesets().values())
         found = data.get("format") if isinstance(data, dict) else None
         raise RecordError(f"{source}: format: expected {known}, found {found!r}")
-    return ruleset.load(data, source=source)
+    match = ruleset.load(data, source=source)
+    host = data.get("host")
+    if path != "-" and isinstance(host, dict):
+        _follow_journal(match, path, host)
+    return match
+
+
+def _follow_journal(match, path: str, host: dict) -> None:
+    """Play on ``match`` the actions and take-backs of the host's journal beside the save
+    file ``path`` (``host``: its ``host`` part; a host stopped mid-game keeps its last
+    actions there); what it leaves out is one line on stderr."""
+    import sys
+
+    from protocol.text import clean
+    from waddle.errors import RecordError
+    from waddle.journal import extend
+
+    try:
+        version = host.get("version")
+        journal = extend(match, path, table=str(host.get("table", "")),
+                         version=version if type(version) is int else 0)
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read its journal: {exc}") from None
+    if journal.problem:
+        print(f"waddle replay: {clean(journal.problem)}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:

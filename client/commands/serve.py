@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--lobby-grace", type=seconds, default=30.0, metavar="SECONDS",
                         help="seconds a seat whose connection dropped in the lobby is held "
                              "for its player before it is freed (default 30)")
+    parser.add_argument("--max-per-address", type=int, default=16, metavar="N",
+                        help="most connections from one address (default 16; a player "
+                             "reclaiming a seat always gets in)")
     parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
@@ -113,6 +116,8 @@ def settings_from(args: argparse.Namespace):
         raise ValueError("--grace must not be negative")
     if getattr(args, "lobby_grace", 0) < 0:
         raise ValueError("--lobby-grace must not be negative")
+    if getattr(args, "max_per_address", 1) < 1:
+        raise ValueError("--max-per-address must be 1 or more")
     ruleset = get_ruleset(args.game)
     options = game_options(args)
     settings = Settings(players=args.players, turn_timer=args.turn_timer, bots=list(args.bots),
@@ -122,6 +127,13 @@ def settings_from(args: argparse.Namespace):
     return settings
 
 
+def limits_from(args: argparse.Namespace):
+    """The host's connection limits from the command line (``--max-per-address``)."""
+    from server.connection import Limits
+
+    return Limits(max_per_address=args.max_per_address)
+
+
 def run(args: argparse.Namespace) -> int:
     import logging
     import time
@@ -129,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from server.host import Host, ServerConfig
-    from server.tuning import tune_gc
+    from server.tuning import collect_young, tune_gc
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
@@ -140,7 +152,8 @@ def run(args: argparse.Namespace) -> int:
     host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
-                             bot_delay=args.pace))
+                             limits=limits_from(args), command="waddle serve",
+                             bot_delay=args.pace, tasks=(collect_young,)))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:

@@ -37,6 +37,7 @@ from prompt_toolkit.output import ColorDepth, create_output
 
 from client.state import TableState
 from client.ui import panels
+from client.ui.canvas import Canvas
 from client.ui.controller import Controller
 from client.ui.gameview import Drawn
 from client.ui.keys import make_bindings
@@ -51,17 +52,6 @@ MIN_SIZE = (60, 16)
 #: Seconds a lone Esc waits for the rest of an escape sequence (and for a longer key binding)
 #: before it counts as Esc.
 ESCAPE_WAIT = 0.05
-
-
-class _BoardControl(FormattedTextControl):
-    """The board's text with one mouse handler for the whole board."""
-
-    def __init__(self, text, on_mouse) -> None:
-        super().__init__(text)
-        self._on_mouse = on_mouse
-
-    def mouse_handler(self, mouse_event):
-        return self._on_mouse(mouse_event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +91,9 @@ class WaddleApp:
         in_chat = Condition(lambda: self.ui.mode == "chat")
         body = self._body_height
         self._game = VSplit([
-            Window(_BoardControl(self._board, self._mouse), width=self._board_width, height=body),
+            Canvas(self._board, width=self._board_width, height=body, on_mouse=self._mouse),
             Window(width=1, char="|" if ascii else "│", style="class:dim", height=body),
-            Window(FormattedTextControl(self._panel), width=self._panel_width, height=body),
+            Canvas(self._panel, width=self._panel_width, height=body),
         ])
         self._text = Window(FormattedTextControl(self._text_screen), height=body)
         root = HSplit([

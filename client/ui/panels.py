@@ -38,13 +38,19 @@ HELP = (
 
 
 def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
-    """The one-line state of the table: your turn, waiting for ..., reconnecting..., game over."""
-    if state.status == "reconnecting":
-        line = [("class:banner.alert", " Reconnecting... ")]
+    """The one-line state of the table: your turn, waiting for ..., reconnecting..., game
+    over; a host that stopped (what it said: whether the game is saved and how the host
+    goes on, e.g. ``waddle host --resume FILE``), while the client watches for its return."""
+    if state.host_stopped and state.status != "connected":
+        line = [("class:banner.alert", " The host stopped "),
+                ("", f" {state.host_stopped.removeprefix('the host stopped').lstrip('; ')}; "),
+                ("class:dim", "watching for it to come back")]
+    elif state.status == "reconnecting":
+        line = [("class:banner.alert", " Reconnecting... ")] + _retry(state)
     elif state.status == "closed":
         line = [("class:banner.alert", " Disconnected from the host ")]
     elif state.phase is None:
-        line = [("class:banner", " Connecting... ")]
+        line = [("class:banner", " Connecting... ")] + _retry(state)
     elif state.phase == "lobby":
         line = [("class:banner", " Lobby: waiting for the host to start ")]
         if state.is_owner:
@@ -70,6 +76,9 @@ def banner(state: TableState, ui: UIState, view: GameView | None) -> Fragments:
     return line
 
 
+def _retry(state: TableState) -> Fragments:
+    """What the client does about a host it cannot reach, if anything (``state.retry``)."""
+    return [("class:dim", f" {state.retry}")] if state.retry else []  # after the " ... " of the status
 def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
     """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
     line = view.pause_hint(state.pause) if state.waiting_for_me else []

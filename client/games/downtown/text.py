@@ -16,6 +16,8 @@ from typing import Any
 
 from client.games.downtown.board import PlaceLook, hood_title, render_places
 from protocol import Played, clean
+from protocol.messages import MAX_LABEL, NAME_SHOWN
+from protocol.text import cut, pad
 from waddle.downtown.actions import Act, Add, Move, Penguins, Recolour
 from waddle.downtown.cards import Card
 from waddle.downtown.events import (
@@ -162,10 +164,15 @@ def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
     """``"   3  green  Bob        Even +3 (12): add L1 1r in Light; drew a card"`` for one
     ``played`` event (numbered from 1 as the hex game's: its version - 1)."""
     label = labels[played.seat]
-    who = clean(name_of(label))[:24] + (f" [{played.bot}]" if played.bot else "")
-    notes = [n for e in played.events[1:] if (n := event_note(e, labels)) is not None]
-    line = f"{played.version - 1:>4}  {label:<6} {who:<24} {action_text(played.events)}"
+    who = _name(name_of(label)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
+    notes = [clean(n) for e in played.events[1:] if (n := event_note(e, labels)) is not None]
+    line = f"{played.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} {clean(action_text(played.events))}"
     return "; ".join([line, *notes])
+
+
+def _name(name: str) -> str:
+    """A name from the host, cleaned and cut to :data:`~protocol.messages.NAME_SHOWN` cells."""
+    return cut(clean(name), NAME_SHOWN)
 
 
 def turn_points(history: Sequence[Event], players: int) -> list[list[int | None]]:
@@ -184,7 +191,7 @@ def turn_points(history: Sequence[Event], players: int) -> list[list[int | None]
 
 def _who(label: str, name_of: NameOf) -> str:
     """``"blue (Ada)"``, or the label alone when there is no name but it."""
-    name = clean(name_of(label))[:24]
+    label, name = clean(label), _name(name_of(label))
     return label if name == label else f"{label} ({name})"
 
 
@@ -194,7 +201,7 @@ def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> lis
     lines = [f"{title}:", f"  {'player':<34} {'points':>6}"]
     for seat in sorted(range(len(labels)), key=lambda s: -outcome.scores[s]):
         mark = "*" if seat in outcome.winners else " "
-        lines.append(f"{mark} {_who(labels[seat], name_of):<34} {outcome.scores[seat]:>6}")
+        lines.append(f"{mark} {pad(_who(labels[seat], name_of), 34)} {outcome.scores[seat]:>6}")
     if outcome.finished:
         winners = ", ".join(_who(labels[s], name_of) for s in outcome.winners)
         lines.append(f"{'winners (shared)' if len(outcome.winners) > 1 else 'winner'}: {winners}")
@@ -209,7 +216,7 @@ def turn_table(history: Sequence[Event], labels: Sequence[str], scores: Sequence
     lines = [f"  {'round':<20}" + "".join(f"{r:>4}" for r in range(1, rounds + 1)) + f"{'total':>7}"]
     for seat, label in enumerate(labels):
         row = "".join(f"{'-' if p is None else p:>4}" for p in points[seat])
-        lines.append(f"  {_who(label, name_of)[:20]:<20}{row:<{4 * rounds}}{scores[seat]:>7}")
+        lines.append(f"  {pad(_who(label, name_of), 20)}{row:<{4 * rounds}}{scores[seat]:>7}")
     return lines
 
 

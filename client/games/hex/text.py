@@ -1,7 +1,8 @@
 """The hex game as plain text: one line per move, the score table, the final report.
 
-Names come from the host (already cleaned there) and are cleaned again here
-(:func:`protocol.clean`) before printing.
+Everything from the host (names, seat labels, bot kinds; already cleaned there) is
+cleaned again here (:func:`protocol.clean`) before printing, and columns are counted in
+terminal cells (:func:`protocol.text.pad`), so wide names keep the table straight.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from protocol import Played, Undone, clean
+from protocol.messages import MAX_LABEL, NAME_SHOWN
+from protocol.text import cut, pad
 from waddle.hex.events import GameEnded, HalfEnded, Placed, RoundEnded
 from waddle.hex.render import render_game, render_sheet
 from waddle.hex.ruleset import HexMatch
@@ -32,16 +35,21 @@ def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
         if isinstance(first, Placed) else "scout"
     note = ", ".join(_NOTES[type(e)] for e in played.events[1:] if type(e) in _NOTES)
     label = labels[played.seat]
-    who = clean(name_of(label))[:24] + (f" [{played.bot}]" if played.bot else "")
-    return f"{played.version - 1:>4}  {label:<6} {who:<24} {action:<14} {note}".rstrip()
+    who = _name(name_of(label)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
+    return f"{played.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} {action:<14} {note}".rstrip()
 
 
 def undo_line(undone: Undone, labels: Sequence[str], name_of: NameOf) -> str:
     """``"  13  red    Ada         took back place 1,-1"`` for one ``undone`` event (numbered
     as the event it is)."""
     label = labels[undone.seat]
-    who = clean(name_of(label))[:24]
-    return f"{undone.version - 1:>4}  {label:<6} {who:<24} took back {undone.events[0].action}"
+    who = _name(name_of(label))
+    return f"{undone.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} took back {undone.events[0].action}"
+
+
+def _name(name: str) -> str:
+    """A name from the host, cleaned and cut to :data:`~protocol.messages.NAME_SHOWN` cells."""
+    return cut(clean(name), NAME_SHOWN)
 
 
 def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> list[str]:
@@ -52,10 +60,10 @@ def score_lines(outcome: Outcome, labels: Sequence[str], name_of: NameOf) -> lis
     for player in sorted(labels, key=lambda p: -result.scores[p].total):
         score = result.scores[player]
         mark = "*" if player in result.winners else " "
-        who = f"{player} ({clean(name_of(player))[:24]})"
-        lines.append(f"{mark} {who:<34} {score.waddles:>7} {score.pools:>5} {score.total:>5}")
+        who = f"{clean(player)} ({_name(name_of(player))})"
+        lines.append(f"{mark} {pad(who, 34)} {score.waddles:>7} {score.pools:>5} {score.total:>5}")
     if result.finished:
-        winners = ", ".join(f"{p} ({clean(name_of(p))[:24]})" for p in result.winners)
+        winners = ", ".join(f"{clean(p)} ({_name(name_of(p))})" for p in result.winners)
         lines.append(f"{'winners' if len(result.winners) > 1 else 'winner'}: {winners}")
     return lines
 

@@ -1,0 +1,135 @@
+"""A container that writes formatted text straight onto prompt-toolkit's screen.
+
+A prompt-toolkit :class:`~prompt_toolkit.layout.Window` copies every character of every
+line into the screen, spaces included, and keeps a map of where each one went (for
+cursors, scrolling and wrapping). The board and the side panel need none of that: they are
+drawn fresh for their space, one fragment list per frame. :class:`Canvas` writes the
+characters that show and leaves unstyled spaces unwritten (the screen is blank there), so
+a frame costs what is visible, not the area: the board of a 5-player game at 200x60 is
+about 1,800 visible characters in 9,500 cells (docs/benchmarks.md, "Terminal UI").
+
+Characters are placed by their width in terminal cells as prompt-toolkit counts them
+(:func:`prompt_toolkit.utils.get_cwidth`): a wide character takes two cells, a zero-width
+one (a joiner, a variation selector) joins the character before it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.formatted_text import AnyFormattedText, to_formatted_text
+from prompt_toolkit.layout.containers import Container
+from prompt_toolkit.layout.dimension import AnyDimension, Dimension, to_dimension
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import _CHAR_CACHE, Screen, WritePosition
+from prompt_toolkit.mouse_events import MouseEvent
+
+__all__ = ["Canvas"]
+
+_EMPTY = _CHAR_CACHE["", ""]
+#: An unstyled fragment in pieces: line breaks, runs of spaces (left unwritten) and runs
+#: of anything else; a styled fragment: line breaks and runs of anything else.
+_PIECES = re.compile(r"\n| +|[^ \n]+")
+_CELLS = re.compile(r"\n|[^\n]+")
+
+
+class Canvas(Container):
+    """Formatted text drawn as is from the top left of its space.
+
+    Args:
+        text: a callable returning the fragments to draw, lines split by ``"\\n"``. No
+            wrapping, no scrolling, no cursor: what does not fit the space is cut.
+        width, height: the space wanted (a number, a :class:`Dimension` or a callable
+            returning one), as for a ``Window``.
+        on_mouse: called with a mouse event whose position is relative to the canvas's top
+            left (as a ``Window``'s control receives it); returns ``NotImplemented`` when it
+            does not handle it. ``None``: mouse events pass.
+    """
+
+    def __init__(self, text: Callable[[], AnyFormattedText], *, width: AnyDimension = None,
+                 height: AnyDimension = None,
+                 on_mouse: Callable[[MouseEvent], object] | None = None) -> None:
+        self.text = text
+        self.width = width
+        self.height = height
+        self.on_mouse = on_mouse
+
+    def reset(self) -> None:
+        pass
+
+    def preferred_width(self, max_available_width: int) -> Dimension:
+        return to_dimension(self.width)
+
+    def preferred_height(self, width: int, max_available_height: int) -> Dimension:
+        return to_dimension(self.height)
+
+    def write_to_screen(self, screen: Screen, mouse_handlers: MouseHandlers,
+                        write_position: WritePosition, parent_style: str, erase_bg: bool,
+                        z_index: int | None) -> None:
+        if z_index is None:
+            self._write(screen, mouse_handlers, write_position, parent_style)
+        else:
+            screen.draw_with_z_index(z_index, lambda: self._write(
+                screen, mouse_handlers, write_position, parent_style))
+
+    def _write(self, screen: Screen, mouse_handlers: MouseHandlers, position: WritePosition,
+               parent_style: str) -> None:
+        left, top = position.xpos, position.ypos
+        right, bottom = left + position.width, top + position.height
+        x, y = left, top
+        row = screen.data_buffer[y]
+        for style, text, *_ in to_formatted_text(self.text()):
+            blank = not style.strip()  # its spaces need not be written
+            style = f"{parent_style} {style}" if parent_style else style
+            for piece in (_PIECES if blank else _CELLS).finditer(text):
+                run = piece.group()
+                if run == "\n":
+                    x, y = left, y + 1
+                    if y >= bottom:
+                        break
+                    row = screen.data_buffer[y]
+                elif blank and run[0] == " ":
+                    x += len(run)
+                else:
+                    x = _put(row, x, left, right, run, style)
+            if y >= bottom:
+                break
+        if self.on_mouse is not None:
+            mouse_handlers.set_mouse_handler_for_range(
+                left, right, top, bottom, lambda event: self._mouse(event, left, top))
+
+    def _mouse(self, event: MouseEvent, left: int, top: int) -> object:
+        x, y = event.position
+        return self.on_mouse(MouseEvent(position=Point(x=x - left, y=y - top),
+                                        event_type=event.event_type, button=event.button,
+                                        modifiers=event.modifiers))
+
+    def get_children(self) -> list[Container]:
+        return []
+
+
+def _put(row: dict, x: int, left: int, right: int, run: str, style: str) -> int:
+    """Write ``run`` (no line break) from cell ``x`` of ``row``, cut at ``right``; return
+    the cell after it."""
+    for c in run:
+        char = _CHAR_CACHE[c, style]
+        if char.width == 0:
+            _join(row, x, left, c)
+            continue
+        if x + char.width <= right:
+            row[x] = char
+            for cell in range(x + 1, x + char.width):
+                row[cell] = _EMPTY
+        x += char.width
+    return x
+
+
+def _join(row: dict, x: int, left: int, c: str) -> None:
+    """Join the zero-width character ``c`` to the character before cell ``x``."""
+    for width in (2, 1):
+        if x - width >= left and row[x - width].width == width:
+            before = row[x - width]
+            row[x - width] = _CHAR_CACHE[before.char + c, before.style]
+            return

@@ -1,0 +1,279 @@
+"""Write-ahead saving: every action is in the save (snapshot + journal) before anybody hears
+of it; a host killed at the worst moment, or in the middle of a write, resumes with
+everything every client saw; failed saves stay unsaved, are retried and reported once."""
+
+import json
+import logging
+import random
+import signal
+import subprocess
+import sys
+
+import trio
+from test_server_cli import Plain, action_of, game_of, start_host
+from test_server_kit import MAP2, config, hosting, on_map, started_pair
+
+import protocol
+from server.persistence import read_save
+from server.table import Table
+from waddle.hex.ruleset import RULESET as HEX
+from waddle.journal import Entry, journal_path, line
+
+
+def play(c: Plain, seated: dict, game, version: int, stop) -> int:
+    """Play the client's seat (its first legal action) until ``stop(played)`` is true for
+    a ``played`` event received; return the version reached."""
+    ids = 0
+    while not game.is_over:
+        if game.current_player == seated["label"]:
+            ids += 1
+            c.send(type="act", id=f"{version}-{ids}", version=version, token=seated["token"],
+                   action=game.legal_actions()[0].to_dict())
+        played = c.until("played", version=version + 1)
+        game.apply(action_of(played))
+        version = played["version"]
+        if stop(played):
+            break
+    return version
+
+
+def seated_game(port: int) -> tuple[Plain, dict, object]:
+    """A plain client seated at a 2-player table with a random bot, the game started."""
+    c = Plain(port)
+    c.send(type="hello", protocol=2, client="plain")
+    c.until("welcome")
+    c.send(type="join", name="Ada", label="green")
+    seated = c.until("seated")
+    c.send(type="start")
+    return c, seated, game_of(c.until("started", version=1)["view"])
+
+
+def kill(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+
+
+def test_killed_right_after_the_last_move_the_save_holds_the_finished_game(tmp_path):
+    save = tmp_path / "game.json"
+    proc, port = start_host("--players", "2", "--bots", "random", "--seed", "5", "--save", str(save))
+    try:
+        c, seated, game = seated_game(port)
+        play(c, seated, game, 1, lambda played: played["events"][-1]["type"] == "game_ended")
+    finally:
+        kill(proc)  # the moment the last move reached a client: no goodbye, no last save
+    assert game.is_over
+    resumed = read_save(save)
+    assert resumed.match.is_over and resumed.match.game.moves == game.moves
+    out = subprocess.run([sys.executable, "-m", "client.cli", "replay", "--json", str(save)],
+                         capture_output=True, text=True, timeout=30)
+    assert json.loads(out.stdout)["finished"] is True, out.stderr
+    proc, port = start_host("--resume", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=2, client="plain")
+        assert c.until("welcome")["phase"] == "finished"  # not a game the players saw end, going on
+    finally:
+        kill(proc)
+
+
+def test_killed_at_random_points_nothing_a_client_saw_is_missing(tmp_path):
+    rng = random.Random(9)
+    for attempt in range(4):
+        save = tmp_path / f"game{attempt}.json"
+        proc, port = start_host("--players", "2", "--bots", "random", "--seed", str(attempt),
+                                "--save", str(save))
+        stop_at = rng.randrange(2, 40)
+        try:
+            c, seated, game = seated_game(port)
+            play(c, seated, game, 1, lambda played, stop_at=stop_at: played["version"] >= stop_at)
+        finally:
+            kill(proc)
+        saved = read_save(save).match.game.moves
+        assert saved[:len(game.moves)] == game.moves, (attempt, stop_at)
+
+
+def test_killed_in_the_middle_of_a_write_the_half_written_part_is_left_out(tmp_path):
+    save = tmp_path / "game.json"
+    proc, port = start_host("--players", "2", "--bots", "random", "--seed", "7", "--save", str(save))
+    try:
+        c, seated, game = seated_game(port)
+        play(c, seated, game, 1, lambda played: played["version"] >= 12)
+    finally:
+        kill(proc)
+    seen = list(game.moves)
+    resumed = read_save(save)
+    match = resumed.match
+    # what a host killed while writing leaves: the next action's line cut short in the
+    # journal, and a snapshot's temporary file written halfway
+    number = 1 + len(match)
+    action = match.position(0).legal_actions()[0]
+    whole = line(Entry(version=1 + number, seat=sorted(match.to_act())[0], action=action))
+    with journal_path(save).open("ab") as journal:
+        journal.write(whole[:len(whole) // 2])
+    (tmp_path / ".game.json.x1y2z3.tmp").write_text(save.read_text()[:100])
+    proc, port = start_host("--resume", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=2, client="plain")
+        c.until("welcome")
+        c.send(type="reclaim", token=seated["token"], last_version=0)
+        c.until("seated")
+        snapshot = c.until("snapshot")
+        assert game_of(snapshot["view"]).moves[:len(seen)] == seen
+        game = game_of(snapshot["view"])
+        play(c, seated, game, snapshot["version"], lambda played: False)
+        assert game.is_over
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    assert "cut short" in err and "Traceback" not in err
+    final = read_save(save).match
+    assert final.is_over and final.game.moves == game.moves and final.game.moves[:len(seen)] == seen
+
+
+class Spy:
+    """A peer (:class:`server.seats.Peer`) that reads the save file back whenever an event
+    is queued to it: what it holds at that moment."""
+
+    def __init__(self, table: Table, name: str) -> None:
+        self.table, self.label, self.seat, self.watching, self.name = table, name, None, False, name
+        self.seen: list[tuple[int, int]] = []  # (event version, actions the save held then)
+        self.token = None
+
+    def send(self, message) -> None:
+        self.send_frame(protocol.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
+        if isinstance(message, protocol.Seated):
+            self.token = message.token
+        if isinstance(message, (protocol.Started, protocol.Played)):
+            self.seen.append((message.version, len(read_save(self.table.save_path).match)))
+
+    def close(self, code: str, message: str) -> None:
+        pass
+
+    def log_rejection(self, request: str, code: str, message: str) -> None:
+        pass
+
+
+async def test_every_event_is_in_the_save_before_it_is_queued_to_anybody(tmp_path, autojump_clock):
+    table = Table(config().settings, ruleset=HEX, save=tmp_path / "g.json", prepared=on_map(MAP2), seed=3)
+    ada, bob = Spy(table, "Ada"), Spy(table, "Bob")
+    for spy in (ada, bob):
+        table.handle(spy, protocol.Join(name=spy.name))
+    table.handle(ada, protocol.Start())
+    rng = random.Random(4)
+    while not table.match.is_over:
+        spy = ada if 0 in table.match.to_act() else bob
+        action = rng.choice(table.match.position(0).legal_actions())
+        table.handle(spy, protocol.Act(id=str(table.version), version=table.version, token=spy.token,
+                                       action=action))
+    for spy in (ada, bob):
+        assert spy.seen == [(v, v - 1) for v in range(1, table.version + 1)]
+
+
+async def test_a_failed_save_stays_unsaved_is_retried_and_reported_once(tmp_path, autojump_clock,
+                                                                          monkeypatch, caplog):
+    import server.persistence as persistence
+
+    failing = {"on": True}
+    real = persistence.write_json
+
+    def write_json(path, data):
+        if failing["on"]:
+            raise OSError(24, "Too many open files")
+        real(path, data)
+
+    monkeypatch.setattr(persistence, "write_json", write_json)
+    # the journal cannot be started either: its temporary file is the full device
+    (tmp_path / ".g.json.journal.tmp").symlink_to("/dev/full")
+    save = tmp_path / "g.json"
+    caplog.set_level(logging.INFO, "waddle.server")
+    with trio.fail_after(60):
+        async with hosting(config(save=save)) as (host, connect):
+            ada, bob = await started_pair(connect)
+            for _ in range(4):
+                seat = ada if ada.my_turn() else bob
+                await seat.until(seat.my_turn)
+                reply = await seat.reply(await seat.act(seat.game.legal_actions()[0]))
+                assert isinstance(reply, protocol.Ack)  # the game goes on
+            saver = host.table.saver
+            assert not saver.saved and not save.exists()
+            await trio.sleep(10)  # retried every second, still failing
+            assert not saver.saved
+            errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+            assert len(errors) == 1 and "Too many open files" in errors[0].getMessage()
+            failing["on"] = False
+            await trio.sleep(3)  # the next retries work: the snapshot, then the journal
+            assert saver.saved
+            assert read_save(save).match.game.moves == host.table.match.game.moves
+            assert len(host.table.match) == 4
+            assert sum("saving works again" in r.getMessage() for r in caplog.records) == 1
+            assert len([r for r in caplog.records if r.levelno == logging.ERROR]) == 1
+
+
+async def test_resume_folds_the_journal_into_the_save_file_and_keeps_action_ids(tmp_path, autojump_clock):
+    save = tmp_path / "g.json"
+    with trio.fail_after(60):
+        async with hosting(config(save=save)) as (host, connect):
+            ada, bob = await started_pair(connect)
+            await ada.until(ada.my_turn)
+            first = await ada.act(ada.game.legal_actions()[0], id="first")
+            assert isinstance(await ada.reply(first), protocol.Ack)
+        assert len(json.loads(save.read_text())["actions"]) == 1  # folded in on the way out
+        async with hosting(config(resume=save)) as (host, connect):
+            back = await connect()
+            await back.hello()
+            await back.send(protocol.Reclaim(token=ada.token, last_version=0))
+            await back.expect(protocol.Snapshot)
+            back.label = ada.label
+            await back.act(ada.game.legal_actions()[0], id="first", version=2, token=ada.token)
+            ack = await back.reply("first")
+            assert ack.duplicate and ack.version == 2  # not played twice after the resume
+
+
+def test_out_of_file_descriptors_the_host_backs_off_keeps_the_game_and_saves_once_it_can(tmp_path):
+    import resource
+    import socket
+    import time
+
+    save = tmp_path / "game.json"
+
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", "--players", "2",
+                             "--bots", "random", "--seed", "4", "--save", str(save)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=few_descriptors)
+    port = int(proc.stdout.readline().split(":")[1].split()[0])
+    idle = []
+    try:
+        c, seated, game = seated_game(port)
+        for i in range(200):  # from 200 addresses: no limit per address stops them, the descriptors do
+            sock = socket.socket()
+            sock.bind((f"127.3.{i // 100}.{1 + i % 100}", 0))
+            sock.setblocking(False)
+            try:
+                sock.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            idle.append(sock)
+        time.sleep(1)
+        play(c, seated, game, 1, lambda played: False)  # the game goes on to its end meanwhile
+        assert game.is_over
+        time.sleep(3)  # the last snapshot cannot be written yet: retried every second
+        for sock in idle:
+            sock.close()
+        time.sleep(4)  # the descriptors are back: the snapshot is written
+        assert len(json.loads(save.read_text())["actions"]) == len(game.moves)  # the save file alone
+    finally:
+        for sock in idle:
+            sock.close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    assert "Traceback" not in err
+    assert 1 <= err.count("cannot accept connections") <= 3  # one line per 10 s, not a flood
+    assert err.count("cannot write the save file") == 1 and err.count("saving works again") == 1
+    assert read_save(save).match.game.moves == game.moves

@@ -1,0 +1,56 @@
+"""The canvas writes formatted text onto prompt-toolkit's screen as a Window would show it."""
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.mouse_events import MouseButton, MouseEvent, MouseEventType
+
+from client.ui.canvas import Canvas
+
+
+def draw(fragments, width=6, height=2, left=2, top=1, on_mouse=None):
+    screen, handlers = Screen(), MouseHandlers()
+    Canvas(lambda: fragments, on_mouse=on_mouse).write_to_screen(
+        screen, handlers, WritePosition(left, top, width, height), "", False, None)
+    return screen, handlers
+
+
+def row(screen, y, left=2, width=6):
+    return "".join(screen.data_buffer[y][x].char or "_" for x in range(left, left + width))
+
+
+def test_text_is_placed_from_the_top_left_of_its_space_and_cut_at_its_edges():
+    screen, _ = draw([("", "abcdefgh\nij\nkl")])
+    assert row(screen, 1) == "abcdef"
+    assert row(screen, 2) == "ij    "
+    assert screen.data_buffer[1][8].char == " "  # nothing past the right edge
+    assert all(screen.data_buffer[3][x].char == " " for x in range(2, 8))  # nor below
+
+
+def test_unstyled_spaces_are_left_unwritten_and_styled_ones_are_written():
+    screen, _ = draw([("", "a  b"), ("class:cursor", "  ")])
+    written = screen.data_buffer[1]
+    assert 3 not in written and 4 not in written
+    assert written[6].style == "class:cursor" and written[7].style == "class:cursor"
+
+
+def test_a_wide_character_takes_two_cells_and_one_cut_at_the_edge_is_not_drawn():
+    screen, _ = draw([("", "a界b\nabcde界")])
+    assert [screen.data_buffer[1][x].char for x in range(2, 6)] == ["a", "界", "", "b"]
+    assert row(screen, 2) == "abcde "
+
+
+def test_a_zero_width_joiner_joins_the_character_before_it():
+    family = "\U0001F469\u200d\U0001F467"
+    screen, _ = draw([("", f"{family}x")])
+    cells = screen.data_buffer[1]
+    assert cells[2].char == "\U0001F469\u200d" and cells[4].char == "\U0001F467" and cells[6].char == "x"
+
+
+def test_a_mouse_event_reaches_the_handler_relative_to_the_canvas():
+    seen = []
+    _, handlers = draw([("", "ab")], on_mouse=lambda event: seen.append(event.position))
+    event = MouseEvent(position=Point(x=5, y=2), event_type=MouseEventType.MOUSE_UP,
+                       button=MouseButton.LEFT, modifiers=frozenset())
+    handlers.mouse_handlers[2][5](event)
+    assert seen == [Point(x=3, y=1)]
