@@ -20,7 +20,7 @@ PRINTED = {"server.py": ["plain trio TCP echo", "write-ahead on", "write-ahead o
 
 
 def test_the_benchmarks_are_found():
-    assert {"engine.py", "server.py", "ui.py"} <= {script.name for script in SCRIPTS}
+    assert {"downtown.py", "engine.py", "hex_search.py", "server.py", "ui.py"} <= {script.name for script in SCRIPTS}
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)

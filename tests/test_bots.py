@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from waddle import SCOUT, Game, Map, Place, Water, parse_action
-from waddle.hex.bots import BOTS, GreedyBot, SearchBot, make_bot
+from waddle.hex.bots import BOTS, SEARCHES, GreedyBot, SearchBot, make_bot
 from waddle.hex.hexgrid import neighbours
 from waddle.hex.record import to_record
 
@@ -21,14 +21,18 @@ def fresh(players=("red", "blue", "yellow", "green")) -> Game:
     return Game(TWO_ISLES, list(players))
 
 
+def fast_options(kind: str, iterations: int = 30) -> dict:
+    """Options that make a bot of ``kind`` quick and deterministic."""
+    return {"seconds": None, "iterations": iterations} if kind in SEARCHES else {}
+
+
 def fast_bots(seed: int) -> list:
-    return [make_bot("random", seed), make_bot("greedy", seed),
-            make_bot("search", seed, seconds=None, iterations=40)]
+    return [make_bot(kind, seed, **fast_options(kind, 40)) for kind in BOTS]
 
 
 @pytest.mark.parametrize("kind", sorted(BOTS))
 def test_every_bot_plays_legal_actions_to_the_end_without_touching_the_game(kind):
-    bot = make_bot(kind, 3, **({"seconds": None, "iterations": 30} if kind == "search" else {}))
+    bot = make_bot(kind, 3, **fast_options(kind))
     game = fresh()
     while not game.is_over:
         before = to_record(game)
@@ -107,9 +111,32 @@ def test_make_bot_errors_name_the_problem():
         make_bot("search", 1, seconds=-0.5)
 
 
+@pytest.mark.parametrize("kind", SEARCHES)
 @pytest.mark.parametrize("seconds", [0, 1e-9])
-def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, seconds):
+def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, kind, seconds):
     ticks = iter(range(0, 10**6, 10))  # every clock reading is 10 s past the last
-    monkeypatch.setattr("waddle.hex.bots.time.perf_counter", lambda: next(ticks))
+    monkeypatch.setattr("waddle.hex.budget.time.perf_counter", lambda: next(ticks))
     game = fresh()
-    assert game.is_legal(SearchBot(2, seconds=seconds).choose(game))
+    bot = make_bot(kind, 2, seconds=seconds)
+    assert game.is_legal(bot.choose(game)) and bot.last_iterations == 1
+
+
+@pytest.mark.parametrize("game", ["hex", "downtown"])
+def test_the_timed_bots_of_each_game_take_a_time_budget_and_no_other_bot_does(game):
+    from waddle.ruleset import get_ruleset
+
+    ruleset = get_ruleset(game)
+    assert ruleset.timed_bots and set(ruleset.timed_bots) <= set(ruleset.bots)
+    for kind in ruleset.bots:
+        if kind in ruleset.timed_bots:
+            assert ruleset.make_bot(kind, 1, seconds=0.01) is not None
+        else:
+            with pytest.raises(ValueError, match="bad options"):
+                ruleset.make_bot(kind, 1, seconds=0.01)
+
+
+def test_the_hex_games_timed_bots_are_both_searches():
+    from waddle.hex.ruleset import RULESET
+
+    assert RULESET.timed_bots == SEARCHES == ("search", "uct")
+    assert RULESET.bots == ("random", "greedy", "search", "uct")

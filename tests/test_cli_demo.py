@@ -81,6 +81,23 @@ def test_demo_bot_that_fails_is_one_line_not_a_traceback(monkeypatch, capsys):
     assert "Tux (random bot) stopped: ZeroDivisionError: the bot divided by zero" in err
 
 
+def test_demo_gives_both_search_kinds_its_time_budget_and_no_other_bot(monkeypatch, capsys):
+    from waddle.hex.ruleset import RULESET
+
+    made = []
+    real = RULESET.make_bot
+
+    def spy(kind, seed, **options):
+        made.append((kind, options))
+        return real("random", seed)
+
+    monkeypatch.setattr(RULESET, "make_bot", spy)
+    assert main(["demo", "--players", "4", "--seed", "3", "--pace", "0", "--seconds", "0.02",
+                 "--bots", "search", "uct", "greedy", "random"]) == 0
+    assert sorted(made) == [("greedy", {}), ("random", {}), ("search", {"seconds": 0.02}),
+                            ("uct", {"seconds": 0.02})]
+
+
 @contextmanager
 def host_in_thread(config: ServerConfig, also=None):
     """Run a host (and ``also(port)``, a coroutine function) in a trio run on another

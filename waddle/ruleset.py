@@ -314,6 +314,8 @@ class Ruleset(ABC):
     view_type: ClassVar[Any]
     #: The bot kinds :meth:`make_bot` makes, the default first.
     bots: ClassVar[tuple[str, ...]]
+    #: The bot kinds among :attr:`bots` that search and so take a ``seconds`` budget a move.
+    timed_bots: ClassVar[tuple[str, ...]] = ()
     #: The ``format`` field of the game's records.
     record_format: ClassVar[str]
     #: The difficulty levels by name (every one of :data:`LEVELS`): the bot each plays as.

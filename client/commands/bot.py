@@ -69,7 +69,7 @@ def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
     Raises:
         ValueError: the game has no such bot.
     """
-    return ruleset.make_bot(kind, seed, **({"seconds": seconds} if kind == "search" else {}))
+    return ruleset.make_bot(kind, seed, **({"seconds": seconds} if kind in ruleset.timed_bots else {}))
 
 
 async def _play(host: str, port: int, args: argparse.Namespace) -> int:

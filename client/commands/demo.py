@@ -28,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed for the game (the map, the shuffles) and the bots (default: random)")
     parser.add_argument("--bots", nargs="+", metavar="KIND",
                         help="bots by seat: levels easy, medium, hard or kinds random, greedy, "
-                             "search (repeated to fill the seats; default: search greedy greedy "
-                             "random greedy)")
+                             "search, uct (repeated to fill the seats; default: search greedy "
+                             "greedy random greedy)")
     parser.add_argument("--json", action="store_true",
                         help="print only the result as JSON (as waddle replay --json, plus record)")
     parser.add_argument("--record", metavar="PATH",
@@ -118,7 +118,7 @@ async def play_demo(ruleset, settings, kinds: list[str], seed: int, seconds: flo
     stop = trio.CancelScope()
 
     async def seat(i: int, kind: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        options = {"seconds": seconds} if kind == "search" else {}
+        options = {"seconds": seconds} if kind in ruleset.timed_bots else {}
         bot = ruleset.make_bot(kind, seed * 10 + i, **options)
         seated = False
         try:

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="bot opponents, 1 to 4 (Waddle Downtown: 1 to 3; default 3)")
     parser.add_argument("--strategy", default="greedy", metavar="KIND",
                         help="the bots' difficulty level (easy, medium, hard) or kind (random, "
-                             "greedy, search; default greedy)")
+                             "greedy, search, uct; default greedy)")
     serve.add_table_arguments(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")

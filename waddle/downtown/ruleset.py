@@ -58,6 +58,7 @@ class DowntownRuleset(Ruleset):
     event_type = Event
     view_type = DowntownViewData
     bots = tuple(BOTS)
+    timed_bots = ("search",)
     record_format = FORMAT
     #: The difficulty levels (a project decision, measured in docs/arena.md).
     levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}

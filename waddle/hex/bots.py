@@ -9,22 +9,27 @@ Built in (:data:`BOTS`, made by :func:`make_bot`):
 - ``random``: a uniformly random legal action.
 - ``greedy``: the action that most improves its live score margin over the best
   opponent (RULES.md "Scoring": the live score is the final scoring of the board now).
-- ``search``: Monte Carlo tree search (UCT for several players) with random playouts,
-  within a time budget per move and/or an iteration budget.
+- ``search``: Monte Carlo tree search for several players with fast random playouts and
+  an exact endgame (:class:`waddle.hex.search.SearchBot`), within a time budget per
+  move and/or an iteration budget; it also analyses positions (:func:`waddle.hex.search.analyse`).
+- ``uct``: the previous search (:class:`UctBot`), kept as the yardstick ``search`` is
+  measured against (``benchmarks/hex_search.py``).
 
-Every bot takes a ``seed``; with the same seed (and, for ``search``, an iteration budget
-and no time budget) it plays the same actions in the same positions.
+Every bot takes a ``seed``; with the same seed (and, for ``search`` and ``uct``, an
+iteration budget and no time budget) it plays the same actions in the same positions.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Protocol
 
 from waddle.hex.actions import Action, Place
+from waddle.hex.budget import Budget
 from waddle.hex.game import Game
+from waddle.hex.rewards import rewards
+from waddle.hex.search import SearchBot
 
 
 class Bot(Protocol):
@@ -95,8 +100,9 @@ class _Node:
         self.reward = 0.0               # sum of ``mover``'s rewards through this node
 
 
-class SearchBot:
-    """Monte Carlo tree search over the engine (UCT for several players, "max^n").
+class UctBot:
+    """The previous search bot, kept as a yardstick for :class:`~waddle.hex.search.SearchBot`:
+    Monte Carlo tree search over the engine (UCT for several players, "max^n").
 
     Each iteration walks down the tree choosing by UCB1 from the point of view of the
     player to act, expands one new action, plays a random game to the end (doubles
@@ -117,44 +123,28 @@ class SearchBot:
             infinite, or ``iterations`` is less than 1.
     """
 
-    name = "search"
+    name = "uct"
 
-    #: Weight of the win share in the reward; the rest is the scaled margin.
-    WIN_WEIGHT = 0.5
-    #: Margin (VP) that maps to the full margin reward.
-    MARGIN_SCALE = 30.0
     #: In playouts, how often a drawn scout or double is replaced by a single.
     SCOUT_DAMPING = 0.7
     DOUBLE_DAMPING = 0.8
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.7) -> None:
-        if seconds is None and iterations is None:
-            raise ValueError("the search bot needs a time budget, an iteration budget or both")
-        if seconds is not None and not 0 <= seconds < float("inf"):
-            raise ValueError(f"the search bot's time budget must be a finite number of seconds, 0 or more, not {seconds}")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"the search bot's iteration budget must be positive, not {iterations}")
+        self._budget = Budget(seconds, iterations)
         self._rng = random.Random(seed)
-        self.seconds = seconds
-        self.iterations = iterations
         self.exploration = exploration
+        self.last_iterations = 0        # iterations of the last move (0: nothing to search)
 
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
         if len(actions) == 1:
+            self.last_iterations = 0
             return actions[0]
         game = game.copy()
         seat = {player: i for i, player in enumerate(game.players)}
         root = _Node(None, -1, self._shuffled(actions))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        self._iterate(game, root, seat)
-        done = 1
-        while self.iterations is None or done < self.iterations:
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            self._iterate(game, root, seat)
-            done += 1
+        self.last_iterations = self._budget.run(lambda: self._iterate(game, root, seat))
         return max(root.children, key=lambda child: child.visits).action
 
     def _shuffled(self, actions: tuple[Action, ...]) -> list[Action]:
@@ -180,13 +170,13 @@ class SearchBot:
             node.children.append(child)
             path.append(child)
         pushed += self._playout(game)
-        rewards = self._rewards(game)
+        shares = rewards(game.live_totals())
         for _ in range(pushed):
             game.pop()
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
-                visited.reward += rewards[visited.mover]
+                visited.reward += shares[visited.mover]
 
     def _select(self, node: _Node) -> _Node:
         log_n = math.log(node.visits)
@@ -211,21 +201,14 @@ class SearchBot:
             pushed += 1
         return pushed
 
-    def _rewards(self, game: Game) -> list[float]:
-        totals = game.live_totals()
-        best = max(totals)
-        winners = totals.count(best)
-        out = []
-        for i, mine in enumerate(totals):
-            margin = mine - max(totals[:i] + totals[i + 1:])
-            share = 1.0 / winners if mine == best else 0.0
-            scaled = max(-1.0, min(1.0, margin / self.MARGIN_SCALE))
-            out.append(self.WIN_WEIGHT * share + (1 - self.WIN_WEIGHT) * (0.5 + scaled / 2))
-        return out
 
+
+#: The built-in kinds that search and so take ``seconds`` and ``iterations`` budgets.
+SEARCHES = ("search", "uct")
 
 #: Built-in bots by name: ``BOTS[name](seed=...)``.
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot,
+                         "uct": UctBot}
 
 
 def make_bot(kind: str, seed: int | None = None, **options) -> Bot:

@@ -16,7 +16,7 @@ import msgspec
 from waddle.errors import IllegalActionError, MapError, ViewError
 from waddle.hex.actions import Action, Coord, Place, Scout
 from waddle.hex.analysis import analyse
-from waddle.hex.bots import BOTS, make_bot
+from waddle.hex.bots import BOTS, SEARCHES, make_bot
 from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
 from waddle.hex.maps import MAX_HEXES, Map
@@ -83,6 +83,7 @@ class HexRuleset(Ruleset):
     event_type = Event
     view_type = HexViewData
     bots = tuple(BOTS)
+    timed_bots = SEARCHES
     record_format = FORMAT
     #: The difficulty levels (a project decision, measured in docs/arena.md).
     levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}

@@ -30,10 +30,11 @@ class Tables:
         pool_hexes: per fishing pool, its water hexes in ``(q, r)`` order.
         places: per ice index, ``(Place single, Place double)``.
         legal: the cache of :meth:`legal_actions`, by its arguments.
+        split: the cache of :meth:`bits_of`, by its argument.
     """
 
     __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "pools", "places", "legal", "pool_hexes",
-                 "bits")
+                 "bits", "split")
 
     def __init__(self, map: Map) -> None:
         self.ice: tuple[Hex, ...] = tuple(sorted(map.ice))
@@ -48,6 +49,7 @@ class Tables:
         self.pool_hexes = tuple(tuple(sorted(p.hexes)) for p in map.pools)
         self.places = tuple((Place(h, False), Place(h, True)) for h in self.ice)
         self.legal: dict[tuple[int, bool, bool], tuple[Action, ...]] = {}
+        self.split: dict[int, tuple[int, ...]] = {}
 
     def mask(self, hexes) -> int:
         """The bitset of the ice hexes among ``hexes`` (others are ignored)."""
@@ -66,6 +68,17 @@ class Tables:
             out.append(self.ice[low.bit_length() - 1])
             bits ^= low
         return out
+
+    def bits_of(self, bits: int) -> tuple[int, ...]:
+        """The one-bit parts of bitset ``bits``, lowest first (cached)."""
+        parts = self.split.get(bits)
+        if parts is None:
+            found, rest = [], bits
+            while rest:
+                found.append(rest & -rest)
+                rest &= rest - 1
+            parts = self.split[bits] = tuple(found)
+        return parts
 
     def legal_actions(self, empty: int, doubles: bool, scout: bool) -> tuple[Action, ...]:
         """The legal actions given the empty shore bitset of the active hex (cached)."""

@@ -1,0 +1,227 @@
+"""The search bot: fast playouts, position keys, the exact endgame and the analysis."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from waddle import COLOURS, Game, Map, Place, Water, parse_action, standard_map
+from waddle.hex.endgame import placements_left, solve
+from waddle.hex.hexgrid import neighbours
+from waddle.hex.record import to_record
+from waddle.hex.rewards import rewards
+from waddle.hex.search import SearchBot, analyse
+
+# Two numbered water hexes with six ice hexes each; (1, 0) and (2, 0) touch.
+W1, W2 = (0, 0), (3, 0)
+TWO_ISLES = Map(
+    [h for w in (W1, W2) for h in neighbours(w)],
+    {W1: Water(1, (3,)), W2: Water(2, (2, 1))},
+)
+
+
+def played(moves: list[str], players=("red", "blue"), mirror_match=False) -> Game:
+    game = Game(TWO_ISLES, list(players), mirror_match=mirror_match)
+    for text in moves:
+        game.apply(parse_action(text))
+    return game
+
+
+def random_position(seed: int, left: int, players: int = 2, mirror_match: bool = False) -> Game:
+    """A random game on TWO_ISLES played until ``left`` placements are left."""
+    rng = random.Random(seed)
+    game = Game(TWO_ISLES, COLOURS[:players], mirror_match=mirror_match)
+    while placements_left(game) > left:
+        game.push(rng.choice(game.legal_actions()))
+    return game
+
+
+def pushed_playout(game: Game, random, scout_damping, double_damping, touching) -> list[int]:
+    """The reference playout: the draws ``Game.playout`` documents, through ``push``."""
+    game = game.copy()
+    while not game.is_over:
+        actions = game.legal_actions()
+        i = int(random() * len(actions))
+        if actions[i] == actions[-1] and not isinstance(actions[i], Place) and random() < scout_damping:
+            i = int(random() * (len(actions) - 1))
+        action = actions[i]
+        if isinstance(action, Place) and action.double and (
+                random() < double_damping or touching and not game.touches_own(action.hex)):
+            action = actions[i - 1]
+        game.push(action)
+    return game.live_totals()
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
+    players, mirror = 2 + seed % 4, seed % 3 == 0
+    game = Game(standard_map(players, seed), COLOURS[:players], mirror_match=mirror)
+    rng = random.Random(seed)
+    for _ in range(seed * 3):
+        if not game.is_over:
+            game.push(rng.choice(game.legal_actions()))
+    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
+    before = to_record(game)
+    assert game.playout(random.Random(seed).random, *policy) == \
+        pushed_playout(game, random.Random(seed).random, *policy)
+    assert to_record(game) == before
+
+
+def test_touches_own_looks_at_the_current_players_tokens():
+    game = played(["place -1,0", "place 1,-1"])
+    assert game.current_player == "red"
+    assert game.touches_own((-1, 1)) and game.touches_own((0, -1))
+    assert not game.touches_own((0, 1)) and not game.touches_own((2, 0))
+    assert game.touches_own((1, 0)) is False        # next to blue's 1,-1 only
+
+
+def test_the_key_is_the_position_not_the_order_of_moves():
+    a = played(["place -1,0", "place 0,-1", "place 1,0"])
+    b = played(["place 1,0", "place 0,-1", "place -1,0"])
+    assert a.key() == b.key() and a.moves != b.moves
+    assert played(["place -1,0"]).key() != played(["double -1,0"]).key()
+    assert played(["scout"]).key() != played([]).key()
+
+
+def brute_force(game: Game) -> tuple[int, ...]:
+    """Max^n by plain recursion: every order of every action, nothing remembered."""
+    if game.is_over:
+        return tuple(game.live_totals())
+    seat, best = game.current_seat, None
+    for action in game.legal_actions():
+        game.push(action)
+        totals = brute_force(game)
+        game.pop()
+        if best is None or rewards(totals)[seat] > rewards(best)[seat]:
+            best = totals
+    return best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_endgame_solver_agrees_with_brute_force(seed):
+    game = random_position(seed, 3 + seed % 2, players=2 + seed % 3, mirror_match=seed % 4 == 0)
+    expected = []
+    for action in game.legal_actions():
+        game.push(action)
+        expected.append((action, brute_force(game)))
+        game.pop()
+    before = to_record(game)
+    assert solve(game) == expected
+    assert to_record(game) == before
+
+
+def test_solving_or_analysing_a_finished_game_is_refused():
+    game = random_position(1, 0)
+    with pytest.raises(ValueError, match="over"):
+        solve(game)
+    with pytest.raises(ValueError, match="over"):
+        analyse(game, iterations=10)
+
+
+def forced_win() -> Game:
+    """Red to act with four placements left: only place 2,0 wins (15-14); red has no doubles."""
+    return played(["double -1,0", "double 0,-1", "place 0,1", "double 1,0", "place 1,-1",
+                   "place -1,1", "double 4,0", "place 2,1"])
+
+
+@pytest.mark.parametrize("solver", [0, 5])
+def test_search_finds_the_only_winning_move(solver):
+    game = forced_win()
+    assert game.current_player == "red" and placements_left(game) == 4
+    bot = SearchBot(0, seconds=None, iterations=400, solver=solver)
+    assert bot.choose(game) == Place((2, 0))
+
+
+def test_the_exact_analysis_is_the_solved_endgame():
+    game = forced_win()
+    report = analyse(game, seconds=None, iterations=1)
+    assert report.exact and report.iterations == 0 and report.player == "red"
+    assert report.best == Place((2, 0)) and report.scores == {"red": 15, "blue": 14}
+    assert {(line.action, tuple(line.scores.values())) for line in report.lines} == set(solve(game))
+    assert report.loss(report.best) == 0
+
+
+def completions(game: Game) -> list[list[int]]:
+    """The final totals of every way the game can end from here."""
+    if game.is_over:
+        return [game.live_totals()]
+    found = []
+    for action in game.legal_actions():
+        game.push(action)
+        found += completions(game)
+        game.pop()
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_expected_scores_lie_within_the_scores_each_action_can_end_with(seed):
+    game = random_position(seed, 2, players=3)
+    before = to_record(game)
+    report = analyse(game, seconds=None, iterations=300, seed=seed, solver=0, touching=False)
+    assert to_record(game) == before and not report.exact and report.iterations == 300
+    assert sum(line.visits for line in report.lines) == 300
+    assert {line.action for line in report.lines} == set(game.legal_actions())
+    assert report.best == report.lines[0].action and report.scores == report.lines[0].scores
+    for line in report.lines:
+        game.push(line.action)
+        ends = completions(game)
+        game.pop()
+        for seat, colour in enumerate(game.players):
+            assert min(e[seat] for e in ends) <= line.scores[colour] <= max(e[seat] for e in ends)
+        assert 0 <= line.reward <= 1
+
+
+def test_with_the_last_placement_to_make_the_expected_scores_are_the_final_scores():
+    game = random_position(3, 1, players=3)
+    report = analyse(game, seconds=None, iterations=50, solver=0)
+    for line in report.lines:
+        if not isinstance(line.action, Place):
+            continue                # after a scout, the next player makes the placement
+        game.push(line.action)
+        assert line.scores == dict(zip(game.players, game.live_totals()))
+        game.pop()
+
+
+def test_analysis_lines_and_losses():
+    game = played(["place 1,-1", "place -1,0", "place 0,-1", "place -1,1"])
+    report = analyse(game, seconds=None, iterations=400, seed=2)
+    assert report == analyse(game, seconds=None, iterations=400, seed=2)
+    assert report.line(report.best).visits == max(line.visits for line in report.lines)
+    assert all(report.loss(line.action) == report.scores["red"] - line.scores["red"]
+               for line in report.lines)
+    with pytest.raises(KeyError, match="not searched"):
+        report.line(Place((4, 0)))
+
+
+@pytest.mark.parametrize("touching", [True, False])
+def test_the_touching_rule_searches_doubles_next_to_own_tokens_only(touching):
+    game = played(["place -1,0", "place 1,-1"])
+    report = analyse(game, seconds=None, iterations=200, seed=1, solver=0, touching=touching)
+    doubles = {line.action.hex for line in report.lines
+               if isinstance(line.action, Place) and line.action.double}
+    everywhere = {a.hex for a in game.legal_actions() if isinstance(a, Place) and a.double}
+    assert doubles == ({h for h in everywhere if game.touches_own(h)} if touching else everywhere)
+    assert len(report.lines) == len(game.legal_actions()) - len(everywhere - doubles)
+
+
+def test_a_solve_past_its_deadline_stops():
+    game = random_position(2, 6, players=3)
+    with pytest.raises(TimeoutError, match="deadline"):
+        solve(game, deadline=time.perf_counter() - 1)
+
+
+def test_an_endgame_too_slow_for_the_budget_gives_way_to_the_search(monkeypatch):
+    ticks = iter(range(0, 10**6, 10))  # every clock reading is 10 s past the last
+    monkeypatch.setattr("time.perf_counter", lambda: next(ticks))
+    game = random_position(2, 6, players=3)
+    report = SearchBot(1, seconds=25, solver=6).analyse(game)
+    assert not report.exact and report.iterations == 1 and report.best in game.legal_actions()
+
+
+def test_bad_search_options_are_refused():
+    with pytest.raises(ValueError, match="solver threshold must be 0 or more, not -1"):
+        SearchBot(1, solver=-1)
+    with pytest.raises(ValueError, match="positive"):
+        analyse(played([]), iterations=0)
