@@ -113,6 +113,9 @@ class Canvas(Container):
 def _put(row: dict, x: int, left: int, right: int, run: str, style: str) -> int:
     """Write ``run`` (no line break) from cell ``x`` of ``row``, cut at ``right``; return
     the cell after it."""
+    if run.isascii() and run.isprintable():  # one cell a character: no widths to look up
+        row.update(zip(range(x, min(x + len(run), right)), [_CHAR_CACHE[c, style] for c in run]))
+        return x + len(run)
     for c in run:
         char = _CHAR_CACHE[c, style]
         if char.width == 0:
