@@ -102,8 +102,8 @@ def test_ratings_follow_openskill_over_each_games_places():
     a, b, c = model.rating(), model.rating(), model.rating()
     [[a], [b], [c]] = model.rate([[a], [b], [c]], ranks=[1, 2, 3])
     [[c], [a], [b]] = model.rate([[c], [a], [b]], ranks=[3, 1, 2])
-    expected = [(r.mu, r.sigma) for r in (a, b, c)]
-    assert rate(finishes, 3) == pytest.approx(expected)
+    expected = [x for r in (a, b, c) for x in (r.mu, r.sigma)]
+    assert [x for pair in rate(finishes, 3) for x in pair] == pytest.approx(expected)
     table = standings(finishes, 3)
     assert [s.entrant for s in table] == [0, 1, 2]
     assert table[0].wins == 2 and table[0].margin == pytest.approx(10.0)
