@@ -33,9 +33,10 @@ from protocol.messages import Lobby, Settings
 from waddle.downtown.actions import Add
 from waddle.downtown.position import Position
 from waddle.downtown.state import UNKNOWN, State, shuffle
-from waddle.hex.actions import Place
+from waddle.hex.actions import Place, action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.record import to_record
+from waddle.journal import Entry, Header, journal_path, line
 from waddle.ruleset import Analysis, Candidate, get_ruleset
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -462,6 +463,24 @@ def test_the_viewer_steps_through_a_downtown_record_as_a_spectator_saw_it():
         await d.shows("Search bot: expected final score", "best for")
 
     view(path, test, seconds=0.2)
+
+
+def test_the_viewer_says_what_of_a_save_files_journal_was_left_out(tmp_path):
+    full = bad_move_record()
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps({**full, "actions": full["actions"][:4], "host": {"table": "t1", "version": 5}}))
+    seats = {label: seat for seat, label in enumerate(full["players"])}
+    entries = [line(Entry(version=6 + i, seat=seats[action["player"]], action=action_from_dict(action)))
+               for i, action in enumerate(full["actions"][4:7])]
+    journal_path(path).write_bytes(line(Header(table="t1", base=5)) + entries[0] + b"junk\n" + entries[1])
+
+    async def test(d):
+        await d.shows("move 0 of 5", "line 3 is damaged")   # the first entry played, the rest left out
+
+    view(path, test)
+    path.write_text(json.dumps(full))                       # no journal problem: nothing said
+    journal_path(path).unlink()
+    assert ReplaySession(str(path)).replay.left_out == ""
 
 
 def test_the_command_prints_the_text_when_asked_or_not_in_a_terminal(capsys, tmp_path):

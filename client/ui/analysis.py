@@ -9,10 +9,13 @@ Expected scores are every seat's expected final score in points
 
 from __future__ import annotations
 
+import textwrap
+
 from client.state import TableState
 from client.ui.analyst import Batch
 from client.ui.gameview import GameView
 from client.ui.text import Fragments, fit, letter, player_label
+from protocol.text import clean
 
 #: The graph's levels, lowest first (and in ASCII).
 BARS, ASCII_BARS = " ▁▂▃▄▅▆▇█", " .-=+*#%@"
@@ -95,7 +98,8 @@ def replay_panel(state: TableState, view: GameView, replay, batch: Batch | None,
                  height: int, *, ascii: bool = False) -> list[Fragments]:
     """The replay viewer's side panel: the game's lines at the step shown (tracks, players,
     the live score), the analysis of the step, the progress of a search, the evaluation
-    graph, then the move list filling the rest of ``height``."""
+    graph, what of the file's journal was left out, then the move list filling the rest
+    of ``height``."""
     lines = view.panel_top(width)
     analysis = replay.analyses.get(replay.step)
     if analysis is not None:
@@ -103,5 +107,6 @@ def replay_panel(state: TableState, view: GameView, replay, batch: Batch | None,
     if batch is not None:
         lines.append(progress_line(batch, width, ascii=ascii))
     lines += graph_lines(state, replay, width, ascii=ascii)
+    lines += [[("class:notice", row)] for row in textwrap.wrap(clean(replay.left_out), max(width, 10))]
     lines.append([("class:heading", f"Moves ({replay.step}/{len(replay)})")])
     return lines + move_lines(state, view, replay, width, height - len(lines), ascii=ascii)
