@@ -525,6 +525,33 @@ def test_a_hint_in_a_live_game_against_bots_shows_the_move_and_the_expected_scor
     play(test, players=2, bots="random", columns=100, rows=30)
 
 
+def test_a_forbidden_hint_says_why_in_the_panel_where_an_80_column_banner_cuts_it():
+    from test_ui_app import first_turn, play
+
+    from client.ui.session import RemoteSession
+    from server.host import Host, ServerConfig
+    from waddle.hex.options import HexOptions, StandardMap
+
+    settings = Settings(players=2, bots=["random"], hints="off",
+                        options=HexOptions(map=StandardMap(seed=5), realtime_score=True))
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice"}, server=server)
+
+    async def test(d):
+        await first_turn(d)
+        d.keys("e")
+        await d.shows("hints are not allowed", "Hints off: the owner's choice")
+        assert d.app.controller.analyst.batch is None
+
+    play(test, session=session)
+
+
+def test_the_panel_says_in_short_why_hints_are_off():
+    assert hints.off_line(hex_table(bot="greedy")) == ""
+    assert hints.off_line(hex_table(bot="greedy", hints_setting="off")) == "Hints off: the owner's choice"
+    assert hints.off_line(hex_table(bot=None)) == "Hints off: no bot at this table"
+
+
 def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():
     top, sound, rare = (Candidate("top", 100, (70.0, 40.0)), Candidate("sound", 60, (90.0, 40.0)),
                         Candidate("rare", 10, (99.0, 0.0)))
