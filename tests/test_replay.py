@@ -339,11 +339,12 @@ def test_a_spectator_gets_no_hint():
 # -- the viewer, driven by keys --------------------------------------------------------------------
 
 
-def view(path, test, *, columns=100, rows=30, **settings):
-    """Run ``test(driver)`` over the replay viewer of ``path``, then quit."""
+def view(path, test, *, columns=100, rows=30, follow=False, **settings):
+    """Run ``test(driver)`` over the replay viewer of ``path`` (``follow``: following it),
+    then quit."""
     async def main():
         with create_pipe_input() as inp:
-            driver = Driver(ReplaySession(str(path)), inp, Screen(columns, rows), bell=False)
+            driver = Driver(ReplaySession(str(path), follow=follow), inp, Screen(columns, rows), bell=False)
             for name, value in settings.items():
                 setattr(driver.app.controller, name, value)
             task = asyncio.create_task(run_app(driver.app))
@@ -481,6 +482,21 @@ def test_the_viewer_says_what_of_a_save_files_journal_was_left_out(tmp_path):
     path.write_text(json.dumps(full))                       # no journal problem: nothing said
     journal_path(path).unlink()
     assert ReplaySession(str(path)).replay.left_out == ""
+
+
+def test_the_banner_gives_the_round_before_the_long_name_of_the_file_followed(tmp_path):
+    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
+    path = tmp_path / ("a-long-folder-name-" * 3) / "save.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({**full, "actions": full["actions"][:6]}))
+
+    async def test(d):
+        d.keys(END)
+        await d.shows("move 6 of 6")
+        banner = d.text().splitlines()[0]
+        assert "round " in banner and banner.index("round ") < banner.index("following")
+
+    view(path, test, columns=80, rows=24, follow=True)
 
 
 def test_the_command_prints_the_text_when_asked_or_not_in_a_terminal(capsys, tmp_path):
