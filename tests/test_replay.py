@@ -163,6 +163,14 @@ def test_the_steps_are_what_a_spectator_saw_and_end_where_the_record_ends(tmp_pa
     assert session.state.version == 17
 
 
+def test_the_last_step_of_a_game_that_goes_on_is_analysed_as_its_next_mover_knows_it():
+    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
+    cut = next(k for k, action in enumerate(full["actions"]) if k > 2 and action["seat"] != 0)
+    replay = Replay({**full, "actions": full["actions"][:cut]}, "save.json")
+    assert not replay.finished and replay.positions[-1].seat == full["actions"][cut]["seat"]
+    assert DOWNTOWN.analyse(replay.positions[-1], 60, seed=1, iterations=5).seat == full["actions"][cut]["seat"]
+
+
 def test_a_bad_record_names_the_file_and_the_place(tmp_path):
     data = bad_move_record()
     data["actions"][2] = {"player": "green", "type": "scout"}

@@ -63,7 +63,8 @@ class Replay:
         source: where the record came from (a file name), for messages.
         actions: ``(seat, action)`` of every action, in order.
         events: each action's events as a spectator saw them.
-        positions: for each step, the position its mover knew (the last: the end's).
+        positions: for each step, the position its mover knew (the last: the end's, or in
+            a record that stops before the end, the next mover's).
         pauses: after each action, what the table paused for (``Match.pause_after``: the
             hex game's half-time), so that step shows what the table showed then (the
             first half's final board and score).
@@ -87,7 +88,8 @@ class Replay:
             events = match.apply(seat, action)
             self.pauses.append(match.pause_after(events))
             self.events.append(match.redact(events, None))
-        self.positions.append(match.position(0))
+        to_act = match.to_act()   # a game that goes on: the next mover's (the lowest of several)
+        self.positions.append(match.position(min(to_act) if to_act else 0))
         self.finished = match.is_over
         self.choosers = choosers(data, len(self.actions))
         names = seat_names(data)
