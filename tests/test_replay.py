@@ -576,6 +576,19 @@ def test_the_panel_says_in_short_why_hints_are_off():
     assert hints.off_line(hex_table(bot=None)) == "Hints off: no bot at this table"
 
 
+def test_the_expected_scores_line_up_under_names_of_any_length_and_fit_the_panel():
+    from client.ui.analysis import expected_lines
+
+    state = table_state([seat(0, "red", "Me", connected=True), seat(1, "blue", "Tux (greedy bot)", bot="greedy")],
+                        label="red", game=Game(flowers((20,), (1,)), ["red", "blue"]))
+    texts = ["".join(text for _, text in line)
+             for line in expected_lines(state, None, Analysis(0, None, (42.25, 101.0)), "Hint", 40)[1:]]
+    assert texts == ["  B Tux (greedy bot)  101.0", "  R Me                 42.2"]
+    narrow = ["".join(text for _, text in line)
+              for line in expected_lines(state, None, Analysis(0, None, (42.25, 101.0)), "Hint", 20)[1:]]
+    assert narrow == ["  B Tux (gre…  101.0", "  R Me          42.2"]
+
+
 def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():
     top, sound, rare = (Candidate("top", 100, (70.0, 40.0)), Candidate("sound", 60, (90.0, 40.0)),
                         Candidate("rare", 10, (99.0, 0.0)))

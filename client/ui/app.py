@@ -250,7 +250,8 @@ class WaddleApp:
         lines = [[("class:dim", hints.off_line(state) or
                    ("Hints allowed: e" if state.seat is not None else "Hints allowed for the players"))]]
         if controller.analysis is not None:
-            lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score")
+            lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score",
+                                             width, ascii=self.ascii)
         if controller.analyst.batch is not None:
             lines.append(analysis.progress_line(controller.analyst.batch, width, ascii=self.ascii))
         if controller.analyst.error:
