@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import re
+import shutil
 import sys
 from collections import Counter
 from pathlib import Path
@@ -197,6 +198,17 @@ def test_an_arena_of_built_in_bots_writes_json_and_csv_that_agree(tmp_path, caps
     assert sum(float(r["win"]) for r in rows) == pytest.approx(3)
     for name in ("random", "greedy", "search:20i", "95 % interval", "ordinal"):
         assert name in out
+
+
+def test_each_deal_has_its_own_map_and_its_rotations_share_it(tmp_path):
+    records = tmp_path / "records"
+    for seed in ([], ["--seed", "3"]):
+        shutil.rmtree(records, ignore_errors=True)
+        data = arena_cli(tmp_path, "greedy", "random", "--games", "4", "--records", str(records), *seed)[1]
+        maps = [json.loads(p.read_text())["map"] for p in sorted(records.iterdir())]
+        deals = [game["seed"] for game in data["schedule"]]
+        assert deals[0] == deals[1] != deals[2] == deals[3]      # two deals, two rotations each
+        assert maps[0] == maps[1] != maps[2] == maps[3], seed
 
 
 def test_the_seed_reproduces_the_games_with_iteration_budgets(tmp_path):

@@ -33,9 +33,10 @@ from protocol.messages import Lobby, Settings
 from waddle.downtown.actions import Add
 from waddle.downtown.position import Position
 from waddle.downtown.state import UNKNOWN, State, shuffle
-from waddle.hex.actions import Place
+from waddle.hex.actions import Place, action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.record import to_record
+from waddle.journal import Entry, Header, journal_path, line
 from waddle.ruleset import Analysis, Candidate, get_ruleset
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -160,6 +161,14 @@ def test_the_steps_are_what_a_spectator_saw_and_end_where_the_record_ends(tmp_pa
     assert session.state.version == 0
     session.go(99)
     assert session.state.version == 17
+
+
+def test_the_last_step_of_a_game_that_goes_on_is_analysed_as_its_next_mover_knows_it():
+    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
+    cut = next(k for k, action in enumerate(full["actions"]) if k > 2 and action["seat"] != 0)
+    replay = Replay({**full, "actions": full["actions"][:cut]}, "save.json")
+    assert not replay.finished and replay.positions[-1].seat == full["actions"][cut]["seat"]
+    assert DOWNTOWN.analyse(replay.positions[-1], 60, seed=1, iterations=5).seat == full["actions"][cut]["seat"]
 
 
 def test_a_bad_record_names_the_file_and_the_place(tmp_path):
@@ -338,11 +347,12 @@ def test_a_spectator_gets_no_hint():
 # -- the viewer, driven by keys --------------------------------------------------------------------
 
 
-def view(path, test, *, columns=100, rows=30, **settings):
-    """Run ``test(driver)`` over the replay viewer of ``path``, then quit."""
+def view(path, test, *, columns=100, rows=30, follow=False, **settings):
+    """Run ``test(driver)`` over the replay viewer of ``path`` (``follow``: following it),
+    then quit."""
     async def main():
         with create_pipe_input() as inp:
-            driver = Driver(ReplaySession(str(path)), inp, Screen(columns, rows), bell=False)
+            driver = Driver(ReplaySession(str(path), follow=follow), inp, Screen(columns, rows), bell=False)
             for name, value in settings.items():
                 setattr(driver.app.controller, name, value)
             task = asyncio.create_task(run_app(driver.app))
@@ -464,6 +474,39 @@ def test_the_viewer_steps_through_a_downtown_record_as_a_spectator_saw_it():
     view(path, test, seconds=0.2)
 
 
+def test_the_viewer_says_what_of_a_save_files_journal_was_left_out(tmp_path):
+    full = bad_move_record()
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps({**full, "actions": full["actions"][:4], "host": {"table": "t1", "version": 5}}))
+    seats = {label: seat for seat, label in enumerate(full["players"])}
+    entries = [line(Entry(version=6 + i, seat=seats[action["player"]], action=action_from_dict(action)))
+               for i, action in enumerate(full["actions"][4:7])]
+    journal_path(path).write_bytes(line(Header(table="t1", base=5)) + entries[0] + b"junk\n" + entries[1])
+
+    async def test(d):
+        await d.shows("move 0 of 5", "line 3 is damaged")   # the first entry played, the rest left out
+
+    view(path, test)
+    path.write_text(json.dumps(full))                       # no journal problem: nothing said
+    journal_path(path).unlink()
+    assert ReplaySession(str(path)).replay.left_out == ""
+
+
+def test_the_banner_gives_the_round_before_the_long_name_of_the_file_followed(tmp_path):
+    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
+    path = tmp_path / ("a-long-folder-name-" * 3) / "save.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({**full, "actions": full["actions"][:6]}))
+
+    async def test(d):
+        d.keys(END)
+        await d.shows("move 6 of 6")
+        banner = d.text().splitlines()[0]
+        assert "round " in banner and banner.index("round ") < banner.index("following")
+
+    view(path, test, columns=80, rows=24, follow=True)
+
+
 def test_the_command_prints_the_text_when_asked_or_not_in_a_terminal(capsys, tmp_path):
     from client.cli import main
 
@@ -504,6 +547,46 @@ def test_a_hint_in_a_live_game_against_bots_shows_the_move_and_the_expected_scor
             assert d.app.controller.view.cursor == best.hex and "*" in board
 
     play(test, players=2, bots="random", columns=100, rows=30)
+
+
+def test_a_forbidden_hint_says_why_in_the_panel_where_an_80_column_banner_cuts_it():
+    from test_ui_app import first_turn, play
+
+    from client.ui.session import RemoteSession
+    from server.host import Host, ServerConfig
+    from waddle.hex.options import HexOptions, StandardMap
+
+    settings = Settings(players=2, bots=["random"], hints="off",
+                        options=HexOptions(map=StandardMap(seed=5), realtime_score=True))
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=2))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice"}, server=server)
+
+    async def test(d):
+        await first_turn(d)
+        d.keys("e")
+        await d.shows("hints are not allowed", "Hints off: the owner's choice")
+        assert d.app.controller.analyst.batch is None
+
+    play(test, session=session)
+
+
+def test_the_panel_says_in_short_why_hints_are_off():
+    assert hints.off_line(hex_table(bot="greedy")) == ""
+    assert hints.off_line(hex_table(bot="greedy", hints_setting="off")) == "Hints off: the owner's choice"
+    assert hints.off_line(hex_table(bot=None)) == "Hints off: no bot at this table"
+
+
+def test_the_expected_scores_line_up_under_names_of_any_length_and_fit_the_panel():
+    from client.ui.analysis import expected_lines
+
+    state = table_state([seat(0, "red", "Me", connected=True), seat(1, "blue", "Tux (greedy bot)", bot="greedy")],
+                        label="red", game=Game(flowers((20,), (1,)), ["red", "blue"]))
+    texts = ["".join(text for _, text in line)
+             for line in expected_lines(state, None, Analysis(0, None, (42.25, 101.0)), "Hint", 40)[1:]]
+    assert texts == ["  B Tux (greedy bot)  101.0", "  R Me                 42.2"]
+    narrow = ["".join(text for _, text in line)
+              for line in expected_lines(state, None, Analysis(0, None, (42.25, 101.0)), "Hint", 20)[1:]]
+    assert narrow == ["  B Tux (gre…  101.0", "  R Me          42.2"]
 
 
 def test_the_best_move_is_the_sound_candidate_that_scores_most_for_the_mover():

@@ -31,6 +31,7 @@ from protocol import Played, Settings
 from protocol.text import clean
 from server.host import Host, ServerConfig
 from waddle.files import write_json
+from waddle.ruleset import get_ruleset
 
 #: The kind of bot that stands in for a seat that failed (weakest: a fault never pays).
 STAND_IN = "random"
@@ -152,8 +153,12 @@ class _Seat:
 async def _game(job: Job, start: float) -> GameResult:
     seating = job.seating
     code = secrets.token_hex(4)
+    ruleset = get_ruleset(job.game)
+    # the deal's own layout (the hex game's standard map), shared by the deal's rotations;
+    # the arena's options hold one seed for every game (--seed), or none: a random map each
+    options = ruleset.reseeded(ruleset.options_type() if job.options is None else job.options, seating.seed)
     settings = Settings(players=len(seating.seats), turn_timer=job.limits.move, seat_order="seated",
-                        options=job.options)
+                        options=options)
     host = Host(ServerConfig(settings=settings, code=code, seed=seating.seed, game=job.game,
                              grace=job.limits.grace, lobby_grace=job.limits.grace, standin=STAND_IN))
     seats = [_Seat(e, job.entrants[e].name) for e in seating.seats]

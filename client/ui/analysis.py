@@ -9,21 +9,33 @@ Expected scores are every seat's expected final score in points
 
 from __future__ import annotations
 
+import textwrap
+
+from prompt_toolkit.utils import get_cwidth
+
 from client.state import TableState
 from client.ui.analyst import Batch
 from client.ui.gameview import GameView
-from client.ui.text import Fragments, fit, letter, player_label
+from client.ui.text import Fragments, fit, letter
+from protocol.text import clean
 
 #: The graph's levels, lowest first (and in ASCII).
 BARS, ASCII_BARS = " ▁▂▃▄▅▆▇█", " .-=+*#%@"
 
 
-def expected_lines(state: TableState, view: GameView, analysis, title: str) -> list[Fragments]:
-    """``title``, every seat's expected final score, then the best action and whose it is."""
+def expected_lines(state: TableState, view: GameView, analysis, title: str, width: int, *,
+                   ascii: bool = False) -> list[Fragments]:
+    """``title``, every seat's expected final score (the names in one column, fitted to
+    ``width``, so the scores line up), then the best action and whose it is."""
     labels = state.view.labels
+    values = [f"{value:.1f}" for value in analysis.expected]
+    digits = max(map(len, values))
+    room = width - len("  R ") - len("  ") - digits
+    names = min(max(get_cwidth(state.name_of(label)) for label in labels), max(room, 4))
     lines: list[Fragments] = [[("class:heading", title)]]
-    for seat, value in sorted(enumerate(analysis.expected), key=lambda item: -item[1]):
-        lines.append([("", "  "), *player_label(state, labels[seat]), ("", f"  {value:.1f}")])
+    for seat in sorted(range(len(values)), key=lambda seat: -analysis.expected[seat]):
+        name = fit(state.name_of(labels[seat]), names, ascii=ascii)
+        lines.append([("", "  "), letter(state, labels[seat]), ("", f" {name}  {values[seat]:>{digits}}")])
     if analysis.best is not None:
         lines.append([("", "  best for "), letter(state, labels[analysis.seat]),
                       ("class:suggest", f" {view.action_text(analysis.best)} ")])
@@ -95,13 +107,15 @@ def replay_panel(state: TableState, view: GameView, replay, batch: Batch | None,
                  height: int, *, ascii: bool = False) -> list[Fragments]:
     """The replay viewer's side panel: the game's lines at the step shown (tracks, players,
     the live score), the analysis of the step, the progress of a search, the evaluation
-    graph, then the move list filling the rest of ``height``."""
+    graph, what of the file's journal was left out, then the move list filling the rest
+    of ``height``."""
     lines = view.panel_top(width)
     analysis = replay.analyses.get(replay.step)
     if analysis is not None:
-        lines += expected_lines(state, view, analysis, "Search bot: expected final score")
+        lines += expected_lines(state, view, analysis, "Search bot: expected final score", width, ascii=ascii)
     if batch is not None:
         lines.append(progress_line(batch, width, ascii=ascii))
     lines += graph_lines(state, replay, width, ascii=ascii)
+    lines += [[("class:notice", row)] for row in textwrap.wrap(clean(replay.left_out), max(width, 10))]
     lines.append([("class:heading", f"Moves ({replay.step}/{len(replay)})")])
     return lines + move_lines(state, view, replay, width, height - len(lines), ascii=ascii)

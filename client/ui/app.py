@@ -247,11 +247,11 @@ class WaddleApp:
         """A live game's lines about hints: whether the table allows them (for everybody,
         spectators too), the hint asked for (or its progress, or why it failed)."""
         controller, state = self.controller, self.state
-        allowed = hints.allowed(state)
-        lines = [[("class:dim", "Hints off at this table" if not allowed
-                   else "Hints allowed: e" if state.seat is not None else "Hints allowed for the players")]]
+        lines = [[("class:dim", hints.off_line(state) or
+                   ("Hints allowed: e" if state.seat is not None else "Hints allowed for the players"))]]
         if controller.analysis is not None:
-            lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score")
+            lines += analysis.expected_lines(state, controller.view, controller.analysis, "Hint: expected final score",
+                                             width, ascii=self.ascii)
         if controller.analyst.batch is not None:
             lines.append(analysis.progress_line(controller.analyst.batch, width, ascii=self.ascii))
         if controller.analyst.error:

@@ -37,6 +37,15 @@ def allowed(state: TableState) -> bool:
     return choice == "on" or choice == "auto" and bot_at_table(state)
 
 
+def off_line(state: TableState) -> str:
+    """The game panel's line when the table does not allow hints, with why in short (the
+    refusal of the hint key may be cut in a narrow window's banner); "" if it does."""
+    if allowed(state):
+        return ""
+    owner = state.settings is not None and state.settings.hints == "off"
+    return "Hints off: the owner's choice" if owner else "Hints off: no bot at this table"
+
+
 def refusal(state: TableState) -> str:
     """Why this client may not ask for a hint now ("" if it may)."""
     if not allowed(state):

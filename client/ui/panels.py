@@ -78,6 +78,8 @@ def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -
         line += view.status()
     if ui.notice:
         line.append(("class:notice", f"  {ui.notice}"))
+    if replay is not None and replay.note:   # last: a long file name must not push the rest off
+        line.append(("class:dim", f"  {clean(replay.note)}"))
     return line
 
 
@@ -88,8 +90,8 @@ def _retry(state: TableState) -> Fragments:
 
 def _replay_banner(state: TableState, replay) -> Fragments:
     """``REPLAY  move 12 of 35  next: R Ann`` (at the last step: game over and the winners,
-    or "the game goes on" in a record that stops before the end), then the replay's note
-    (the file followed)."""
+    or "the game goes on" in a record that stops before the end); the replay's note (the
+    file followed) comes at the end of the banner."""
     line: Fragments = [("class:banner", " REPLAY "), ("", f" move {replay.step} of {len(replay)}")]
     mover = replay.mover(replay.step)
     if state.finished:
@@ -98,7 +100,7 @@ def _replay_banner(state: TableState, replay) -> Fragments:
         line += [("class:dim", "  next: ")] + player_label(state, state.view.labels[mover])
     else:
         line.append(("class:dim", "  (the game goes on)"))
-    return line + ([("class:dim", f"  {clean(replay.note)}")] if replay.note else [])
+    return line
 def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
     """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
     line = view.pause_hint(state.pause) if state.waiting_for_me else []

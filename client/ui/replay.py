@@ -63,13 +63,16 @@ class Replay:
         source: where the record came from (a file name), for messages.
         actions: ``(seat, action)`` of every action, in order.
         events: each action's events as a spectator saw them.
-        positions: for each step, the position its mover knew (the last: the end's).
+        positions: for each step, the position its mover knew (the last: the end's, or in
+            a record that stops before the end, the next mover's).
         pauses: after each action, what the table paused for (``Match.pause_after``: the
             hex game's half-time), so that step shows what the table showed then (the
             first half's final board and score).
         analyses: the analysis of each step analysed so far (step -> :class:`Analysis`).
         step: the step shown.
         note: what the banner adds ("following FILE", or why the file cannot be read now).
+        left_out: what of the file's journal was left out and why ("": nothing), for the
+            panel: the steps end before the actions the host had journalled.
     """
 
     def __init__(self, data: Mapping[str, Any], source: str) -> None:
@@ -85,7 +88,8 @@ class Replay:
             events = match.apply(seat, action)
             self.pauses.append(match.pause_after(events))
             self.events.append(match.redact(events, None))
-        self.positions.append(match.position(0))
+        to_act = match.to_act()   # a game that goes on: the next mover's (the lowest of several)
+        self.positions.append(match.position(min(to_act) if to_act else 0))
         self.finished = match.is_over
         self.choosers = choosers(data, len(self.actions))
         names = seat_names(data)
@@ -96,6 +100,7 @@ class Replay:
         self.step = 0
         #: What the banner adds (the file followed, or why it cannot be read now).
         self.note = ""
+        self.left_out = ""
 
     def __len__(self) -> int:
         """The number of actions (the last step's number)."""
@@ -180,7 +185,7 @@ class ReplaySession:
     def __init__(self, path: str, *, follow: bool = False) -> None:
         self.path = path
         source = "<stdin>" if path == "-" else path
-        self.replay = Replay(read_record(path), source)
+        self.replay = self._replay(source)
         self.follow = follow
         self._listeners: list[Callable[[], None]] = []
         self._state = self.replay.state_at(0)
@@ -220,6 +225,13 @@ class ReplaySession:
         self._follow = value and self.path != "-"
         self.replay.note = f"following {self.path}" if self._follow else ""
 
+    def _replay(self, source: str) -> Replay:
+        """The file's steps (:func:`read_record`), with what of its journal was left out."""
+        problems: list[str] = []
+        replay = Replay(read_record(self.path, problem=problems.append), source)
+        replay.left_out = "; ".join(problems)
+        return replay
+
     async def run(self) -> None:
         """Follow the file (with :attr:`follow`), else wait; until cancelled."""
         watch = FileWatch(self.path) if self.follow else None
@@ -236,7 +248,7 @@ class ReplaySession:
         next change is tried again."""
         old = self.replay
         try:
-            fresh = Replay(read_record(self.path), old.source)
+            fresh = self._replay(old.source)
         except RecordError as exc:
             self.reload_error = old.note = str(exc)
             self._state.changed()
