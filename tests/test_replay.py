@@ -677,3 +677,12 @@ def test_a_hint_is_refused_when_it_is_not_your_turn_and_esc_stops_one_running():
     batch = control.analyst.batch
     control.cancel_analysis()
     assert batch.stop.is_set() and control.analyst.batch is None and control.ui.notice == "analysis stopped"
+
+
+def test_the_viewers_help_says_quitting_just_quits():
+    from client.ui.panels import help_pages
+
+    lines = [line for page in help_pages(None, 80, 24, replay=True) for line in page]
+    quit_line = next(what for keys, what in (line for line in lines if isinstance(line, tuple))
+                     if keys.strip().startswith("q"))
+    assert quit_line == "quit the viewer"  # a replay never asks to confirm

@@ -173,7 +173,7 @@ def help_pages(view: GameView | None, width: int = 80, height: int = 24,
     where the rows allow), then the game's rules (:meth:`GameView.rules`) wrapped and cut
     into pages. Each page is a list of lines: a key row is ``(keys, what)``."""
     if replay:
-        rows = [*REPLAY_HELP, *(r for r in _optional_keys(view) if r[0] == "v"), *HELP[2:5]]
+        rows = [*REPLAY_HELP, *(r for r in _optional_keys(view) if r[0] == "v"), *HELP[2:4], REPLAY_QUIT]
     else:
         rows = [*(view.help() if view else ()), *_optional_keys(view), HINT_HELP, *HELP]
     keys: list[str | tuple[str, str]] = [
@@ -232,6 +232,8 @@ REPLAY_HELP = (
      "analyse the whole game"),
     ("Esc", "stop the analysis running", "stop the analysis"),
 )
+#: Quitting the replay viewer (nothing to lose: it never asks).
+REPLAY_QUIT = ("q / Ctrl-C", "quit the viewer", "quit")
 #: The hint key in the help of a live game.
 HINT_HELP = ("e", "hint: the search bot's move and expected score (if the table allows)", "hint")
 
