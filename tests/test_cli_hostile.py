@@ -42,7 +42,9 @@ async def hostile_host(stream) -> None:
     action = match.position(0).legal_actions()[0]
     await framed.send(protocol.Played(version=2, seat=0, events=match.apply(0, action), bot=EVIL))
     await framed.send(protocol.Closing(code="host_stopped", message=f"the host stopped{EVIL}"))
-    await trio.sleep(1)
+    with trio.move_on_after(30):  # until the bot, told the host stopped, hangs up
+        while await stream.receive_some():
+            pass
 
 
 def bad_characters(text: str) -> list[str]:
