@@ -154,6 +154,23 @@ class Bot(Protocol):
     def choose(self, position: Any) -> Any: ...
 
 
+def bot_of(bots: Mapping[str, Callable[..., Bot]], kind: str, seed: int | None = None, **options: Any) -> Bot:
+    """A new bot of ``kind`` from a game's table of bot classes ``bots`` (name -> class
+    taking ``seed`` and ``options``): each game's ``make_bot``.
+
+    Raises:
+        ValueError: for an unknown kind, naming the known ones, or bad options.
+    """
+    try:
+        cls = bots[kind]
+    except KeyError:
+        raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(bots)}") from None
+    try:
+        return cls(seed=seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bad options for the {kind} bot: {exc}") from None
+
+
 class Match(ABC):
     """One game in play: the host's authoritative state (see the module docstring)."""
 

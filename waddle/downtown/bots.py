@@ -36,6 +36,7 @@ from waddle.downtown.best import best_plays, make, options
 from waddle.downtown.legal import random_action
 from waddle.downtown.position import Position
 from waddle.downtown.state import DRAW, PLAY, SETUP, UNKNOWN, State
+from waddle.ruleset import bot_of
 
 
 class RandomBot:
@@ -269,11 +270,4 @@ def make_bot(kind: str, seed: int | None = None, **options: Any) -> Any:
     Raises:
         ValueError: for an unknown kind, naming the known ones, or bad options.
     """
-    try:
-        cls = BOTS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(BOTS)}") from None
-    try:
-        return cls(seed=seed, **options)
-    except TypeError as exc:
-        raise ValueError(f"bad options for the {kind} bot: {exc}") from None
+    return bot_of(BOTS, kind, seed, **options)

@@ -30,6 +30,7 @@ from waddle.hex.budget import Budget
 from waddle.hex.game import Game
 from waddle.hex.rewards import rewards
 from waddle.hex.search import SearchBot
+from waddle.ruleset import bot_of
 
 
 class Bot(Protocol):
@@ -219,11 +220,4 @@ def make_bot(kind: str, seed: int | None = None, **options) -> Bot:
     Raises:
         ValueError: for an unknown kind, naming the known ones, or bad options.
     """
-    try:
-        cls = BOTS[kind]
-    except KeyError:
-        raise ValueError(f"unknown bot {kind!r}: expected one of {', '.join(BOTS)}") from None
-    try:
-        return cls(seed=seed, **options)
-    except TypeError as exc:
-        raise ValueError(f"bad options for the {kind} bot: {exc}") from None
+    return bot_of(BOTS, kind, seed, **options)
