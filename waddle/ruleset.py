@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Protocol
 
 import msgspec
 
-from waddle.errors import IllegalActionError, ViewError
+from waddle.errors import IllegalActionError, RecordError, ViewError
 
 #: An audience: a seat number, or ``None`` for a spectator.
 Audience = int | None
@@ -479,6 +479,26 @@ def get_ruleset(name: str) -> Ruleset:
 def rulesets() -> dict[str, Ruleset]:
     """Every built-in ruleset by name."""
     return {name: get_ruleset(name) for name in BUILT_IN}
+
+
+def check_record(data: Any, source: str, format: str, version: int) -> int | None:
+    """Check the parts every game's record shares: a JSON object of ``format`` and
+    ``version`` with a ``seed`` (an integer or null); return the seed (docs/records.md).
+
+    Raises:
+        waddle.errors.RecordError: naming ``source``, the field and the problem.
+    """
+    if not isinstance(data, Mapping):
+        raise RecordError(f"{source}: a record must be a JSON object")
+    if data.get("format") != format:
+        raise RecordError(f"{source}: format: expected {format!r}, found {data.get('format')!r}")
+    if data.get("version") != version:
+        raise RecordError(f"{source}: version: this program reads version {version}, "
+                          f"found {data.get('version')!r}")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"{source}: seed must be an integer or null")
+    return seed
 
 
 def ruleset_of_record(data: Any) -> Ruleset | None:

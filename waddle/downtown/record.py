@@ -29,6 +29,7 @@ from waddle.downtown.cards import Deck, deck_from_cards
 from waddle.downtown.state import State, shuffle
 from waddle.downtown.viewdata import COLOURS
 from waddle.errors import DeckError, IllegalActionError, RecordError
+from waddle.ruleset import check_record
 
 FORMAT = "waddle-downtown-record"
 VERSION = 1
@@ -72,13 +73,7 @@ def from_record(data: Any, *, source: str = "<record>") -> Replay:
             card and field), a shuffle that is not one of the deck or not the seed's, or
             an action that is malformed, by a seat that may not act, or illegal (with the rule).
     """
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{source}: a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"{source}: format: expected {FORMAT!r}, found {data.get('format')!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"{source}: version: this program reads version {VERSION}, "
-                          f"found {data.get('version')!r}")
+    seed = check_record(data, source, FORMAT, VERSION)
     players = data.get("players")
     if (not isinstance(players, list) or not 2 <= len(players) <= 4
             or not all(p in COLOURS for p in players) or len(set(players)) != len(players)):
@@ -88,9 +83,6 @@ def from_record(data: Any, *, source: str = "<record>") -> Replay:
     single = options.get("single_deck", False) if isinstance(options, Mapping) else None
     if not isinstance(single, bool):
         raise RecordError(f"{source}: options.single_deck must be true or false")
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"{source}: seed must be an integer or null")
     try:
         deck = deck_from_cards(data.get("deck"), source=f"{source}: deck")
     except DeckError as exc:

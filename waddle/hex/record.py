@@ -18,6 +18,7 @@ from waddle.files import write_json
 from waddle.hex.actions import action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.maps import Map
+from waddle.ruleset import check_record
 
 FORMAT = "waddle-record"
 VERSION = 1
@@ -45,20 +46,11 @@ def from_record(data: Any, *, source: str = "<record>") -> Game:
             wrong format or version, a bad map, bad players, or an action that is
             malformed, by the wrong player, or illegal (with the rule).
     """
-    if not isinstance(data, Mapping):
-        raise RecordError(f"{source}: a record must be a JSON object")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"{source}: format: expected {FORMAT!r}, found {data.get('format')!r}")
-    if data.get("version") != VERSION:
-        raise RecordError(f"{source}: version: this program reads version {VERSION}, "
-                          f"found {data.get('version')!r}")
+    check_record(data, source, FORMAT, VERSION)
     options = data.get("options", {})
     mirror = options.get("mirror_match", False) if isinstance(options, Mapping) else None
     if not isinstance(mirror, bool):
         raise RecordError(f"{source}: options.mirror_match must be true or false")
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"{source}: seed must be an integer or null")
     try:
         map = Map.from_dict(data.get("map"), source=f"{source}: map")
     except MapError as exc:
