@@ -61,6 +61,16 @@ class Field:
     step: Callable[[Any, int], Any]
 
 
+#: Cursor keys every game's view binds: key names -> (dx, dy) on the screen (arrows and
+#: h j k l).
+MOVES = {
+    ("left",): (-1, 0), ("h",): (-1, 0),
+    ("right",): (1, 0), ("l",): (1, 0),
+    ("up",): (0, -1), ("k",): (0, -1),
+    ("down",): (0, 1), ("j",): (0, 1),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Drawn:
     """The game's board drawn for a space: its ``fragments``, its ``width`` and ``height``

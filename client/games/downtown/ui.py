@@ -32,7 +32,7 @@ from client.games.downtown.text import (
     card_text,
     penguins_text,
 )
-from client.ui.gameview import Drawn, Field
+from client.ui.gameview import MOVES, Drawn, Field
 from client.ui.gameview import GameView as Base
 from client.ui.text import Fragments, cut_line, ellipsis, fit, take
 from protocol.text import clean
@@ -51,13 +51,6 @@ LOWER_MAX = 12
 NOTICE_LINES = 3
 #: The widest the board area grows (the text under the places wraps within it).
 MAX_WIDTH = 72
-#: Cursor directions: key names -> (dx, dy) on the screen.
-MOVES = {
-    ("left",): (-1, 0), ("h",): (-1, 0),
-    ("right",): (1, 0), ("l",): (1, 0),
-    ("up",): (0, -1), ("k",): (0, -1),
-    ("down",): (0, 1), ("j",): (0, 1),
-}
 #: The game's keys in the help: (keys, what they do, in short).
 HELP = (
     ("up/down, j/k", "choose a card or a line; on the places, move the cursor", "choose / move"),

@@ -16,7 +16,7 @@ from prompt_toolkit.key_binding import KeyBindings
 
 from client.games.hex import panels, scores
 from client.games.hex.board import SIZES, board_extent, render_board
-from client.ui.gameview import Drawn, Field
+from client.ui.gameview import MOVES, Drawn, Field
 from client.ui.gameview import GameView as Base
 from client.ui.text import Fragments
 from protocol.text import clean
@@ -27,14 +27,6 @@ from waddle.hex.game import Game, Result
 from waddle.hex.hexgrid import Hex, distance
 from waddle.hex.options import BundledMap, StandardMap
 from waddle.hex.scoring import ScoreSheet
-
-#: Cursor directions: key names -> (dx, dy) on the screen.
-MOVES = {
-    ("left",): (-1, 0), ("h",): (-1, 0),
-    ("right",): (1, 0), ("l",): (1, 0),
-    ("up",): (0, -1), ("k",): (0, -1),
-    ("down",): (0, 1), ("j",): (0, 1),
-}
 
 #: The game's keys in the help: (keys, what they do, in short).
 HELP = (
