@@ -313,7 +313,12 @@ async def host_process(tables: int, players: int, save_dir: str | None) -> None:
             await trio.sleep(0.1)
         tune_like_serve(nursery)
         print(json.dumps({"ports": ports}), flush=True)
+        if PROFILE:
+            profiler.enable()
         await trio.to_thread.run_sync(sys.stdin.read)
+        if PROFILE:
+            profiler.disable()
+            profiler.dump_stats(PROFILE)
         nursery.cancel_scope.cancel()
 
 
@@ -379,7 +384,7 @@ async def slot(number: int, prepared: Prepared, *, task_status: trio.TaskStatus[
                     task_status.started(port)
                     task_status = trio.TASK_STATUS_IGNORED
                 while not (host.table.phase == "finished" and host.connections == 0):
-                    await trio.sleep(0.05)  # renewed before its bots come back (0.5 s or more)
+                    await host.all_closed()  # renewed before its bots come back (0.2 s or more)
                 scope.cancel()
 
 

@@ -132,6 +132,11 @@ class Host:
         """Connections being served now."""
         return len(self._live)
 
+    async def all_closed(self) -> None:
+        """Wait until the next time the last connection being served ends (with none served
+        now: until one comes and goes)."""
+        await self._all_closed.wait()
+
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``task_status.started(port)`` once listening.
         On the way out the table saves and every connection is told the host stopped.

@@ -230,3 +230,26 @@ async def test_a_host_stopped_while_it_starts_ends(autojump_clock, monkeypatch):
         with trio.move_on_after(1) as stopping:
             await host.run()
     assert stopping.cancelled_caught and host.connections == 0
+
+
+async def test_all_closed_waits_for_the_last_connection_to_end_not_for_the_first(autojump_clock):
+    async with hosting_from(config()) as (host, connect):
+        with trio.fail_after(30):
+            ended = trio.Event()
+
+            async def wait() -> None:
+                await host.all_closed()
+                ended.set()
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wait)
+                ada, bob = await connect(), await connect()
+                await ada.hello()
+                await bob.hello()
+                await ada.send(protocol.Leave())
+                await ada.closed.wait()
+                await trio.testing.wait_all_tasks_blocked()
+                assert not ended.is_set() and host.connections == 1
+                await bob.send(protocol.Leave())
+                await ended.wait()
+                assert host.connections == 0

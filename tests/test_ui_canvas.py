@@ -54,3 +54,23 @@ def test_a_mouse_event_reaches_the_handler_relative_to_the_canvas():
                        button=MouseButton.LEFT, modifiers=frozenset())
     handlers.mouse_handlers[2][5](event)
     assert seen == [Point(x=3, y=1)]
+
+
+def test_a_canvas_drawn_again_shows_the_changed_line_and_every_other_line_as_before():
+    text = [("", "ab\ncd\nef")]
+    canvas = Canvas(lambda: text)
+    screens = [Screen(), Screen()]
+    canvas.write_to_screen(screens[0], MouseHandlers(), WritePosition(2, 1, 6, 3), "", False, None)
+    text = [("", "ab\nxy\nef")]
+    canvas.write_to_screen(screens[1], MouseHandlers(), WritePosition(2, 1, 6, 3), "", False, None)
+    assert [row(screens[1], y) for y in (1, 2, 3)] == ["ab    ", "xy    ", "ef    "]
+    assert row(screens[0], 2) == "cd    "
+
+
+def test_a_canvas_moved_or_narrowed_draws_its_lines_at_the_new_place_and_width():
+    canvas = Canvas(lambda: [("class:x", "abcd")])
+    first, moved = Screen(), Screen()
+    canvas.write_to_screen(first, MouseHandlers(), WritePosition(2, 1, 6, 1), "", False, None)
+    canvas.write_to_screen(moved, MouseHandlers(), WritePosition(0, 1, 3, 1), "", False, None)
+    assert row(moved, 1, left=0, width=4) == "abc "
+    assert moved.data_buffer[1][0].style == "class:x"

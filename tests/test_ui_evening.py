@@ -210,6 +210,7 @@ def test_half_time_keeps_the_first_halfs_board_until_you_go_on():
     letters = sum(text(board.fragments).count(c) for c in "RB")
     assert letters == sum(2 if double else 1 for _, double in first.values())
     assert lines_of(control.view.panel_top(46))[0].startswith("Half 1 is over")
+    assert text(control.view.status()) == "  half 1 of 2"   # the board shown is half 1's
     control.go_on()
     assert control.session.wishes == [("go_on", None)]
 

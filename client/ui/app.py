@@ -36,7 +36,7 @@ from prompt_toolkit.mouse_events import MouseEventType
 from prompt_toolkit.output import ColorDepth, create_output
 
 from client.state import TableState
-from client.ui import analysis, hints, panels
+from client.ui import analysis, hints, panels, screendiff
 from client.ui.canvas import Canvas
 from client.ui.controller import Controller
 from client.ui.gameview import Drawn
@@ -103,6 +103,7 @@ class WaddleApp:
             ConditionalContainer(self._chat_window, filter=in_chat),
             ConditionalContainer(Window(FormattedTextControl(self._hints), height=1), filter=~in_chat),
         ])
+        screendiff.install()
         self.application = Application(
             layout=Layout(root, focused_element=self._focus),
             key_bindings=make_bindings(self.controller),

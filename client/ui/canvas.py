@@ -6,7 +6,9 @@ cursors, scrolling and wrapping). The board and the side panel need none of that
 drawn fresh for their space, one fragment list per frame. :class:`Canvas` writes the
 characters that show and leaves unstyled spaces unwritten (the screen is blank there), so
 a frame costs what is visible, not the area: the board of a 5-player game at 200x60 is
-about 1,800 visible characters in 9,500 cells (docs/benchmarks.md, "Terminal UI").
+about 1,800 visible characters in 9,500 cells (docs/benchmarks.md, "Terminal UI"). And a
+line drawn the frame before, at the same place, reuses that frame's cells: after a key
+moves the cursor, only the lines it changed are laid out again.
 
 Characters are placed by their width in terminal cells as prompt-toolkit counts them
 (:func:`prompt_toolkit.utils.get_cwidth`): a wide character takes two cells, a zero-width
@@ -16,23 +18,23 @@ one (a joiner, a variation selector) joins the character before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.formatted_text import AnyFormattedText, to_formatted_text
+from prompt_toolkit.formatted_text import AnyFormattedText, StyleAndTextTuples, to_formatted_text
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.dimension import AnyDimension, Dimension, to_dimension
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
-from prompt_toolkit.layout.screen import _CHAR_CACHE, Screen, WritePosition
+from prompt_toolkit.layout.screen import _CHAR_CACHE, Char, Screen, WritePosition
 from prompt_toolkit.mouse_events import MouseEvent
 
 __all__ = ["Canvas"]
 
 _EMPTY = _CHAR_CACHE["", ""]
-#: An unstyled fragment in pieces: line breaks, runs of spaces (left unwritten) and runs
-#: of anything else; a styled fragment: line breaks and runs of anything else.
-_PIECES = re.compile(r"\n| +|[^ \n]+")
-_CELLS = re.compile(r"\n|[^\n]+")
+#: A piece of a line: unstyled, runs of spaces (left unwritten) and runs of anything else;
+#: styled, all of it.
+_PIECES = re.compile(r" +|[^ ]+")
+_CELLS = re.compile(r".+", re.DOTALL)
 
 
 class Canvas(Container):
@@ -55,6 +57,7 @@ class Canvas(Container):
         self.width = width
         self.height = height
         self.on_mouse = on_mouse
+        self._drawn: dict[tuple, dict[int, Char]] = {}  # the last frame's lines: their cells
 
     def reset(self) -> None:
         pass
@@ -78,24 +81,16 @@ class Canvas(Container):
                parent_style: str) -> None:
         left, top = position.xpos, position.ypos
         right, bottom = left + position.width, top + position.height
-        x, y = left, top
-        row = screen.data_buffer[y]
-        for style, text, *_ in to_formatted_text(self.text()):
-            blank = not style.strip()  # its spaces need not be written
-            style = f"{parent_style} {style}" if parent_style else style
-            for piece in (_PIECES if blank else _CELLS).finditer(text):
-                run = piece.group()
-                if run == "\n":
-                    x, y = left, y + 1
-                    if y >= bottom:
-                        break
-                    row = screen.data_buffer[y]
-                elif blank and run[0] == " ":
-                    x += len(run)
-                else:
-                    x = _put(row, x, left, right, run, style)
-            if y >= bottom:
-                break
+        drawn = {}
+        for y, line in zip(range(top, bottom), _lines(to_formatted_text(self.text()))):
+            key = (left, right, parent_style, line)
+            cells = self._drawn.get(key)
+            if cells is None:
+                cells = _cells(line, left, right, parent_style)
+            drawn[key] = cells
+            if cells:
+                screen.data_buffer[y].update(cells)
+        self._drawn = drawn
         if self.on_mouse is not None:
             mouse_handlers.set_mouse_handler_for_range(
                 left, right, top, bottom, lambda event: self._mouse(event, left, top))
@@ -108,6 +103,39 @@ class Canvas(Container):
 
     def get_children(self) -> list[Container]:
         return []
+
+
+def _lines(fragments: StyleAndTextTuples) -> Iterator[tuple[tuple[str, str], ...]]:
+    """The ``(style, text)`` fragments of each line, without the line breaks."""
+    line: list[tuple[str, str]] = []
+    for style, text, *_ in fragments:
+        if "\n" not in text:
+            line.append((style, text))
+            continue
+        first, *rest = text.split("\n")
+        if first:
+            line.append((style, first))
+        for piece in rest:
+            yield tuple(line)
+            line = [(style, piece)] if piece else []
+    yield tuple(line)
+
+
+def _cells(line: tuple[tuple[str, str], ...], left: int, right: int,
+           parent_style: str) -> dict[int, Char]:
+    """The cells one line sets, by column, from ``left`` and cut at ``right``."""
+    row: dict[int, Char] = {}
+    x = left
+    for style, text in line:
+        blank = not style.strip()  # its spaces need not be written
+        style = f"{parent_style} {style}" if parent_style else style
+        for piece in (_PIECES if blank else _CELLS).finditer(text):
+            run = piece.group()
+            if blank and run[0] == " ":
+                x += len(run)
+            else:
+                x = _put(row, x, left, right, run, style)
+    return row
 
 
 def _put(row: dict, x: int, left: int, right: int, run: str, style: str) -> int:
@@ -132,7 +160,7 @@ def _put(row: dict, x: int, left: int, right: int, run: str, style: str) -> int:
 def _join(row: dict, x: int, left: int, c: str) -> None:
     """Join the zero-width character ``c`` to the character before cell ``x``."""
     for width in (2, 1):
-        if x - width >= left and row[x - width].width == width:
+        if x - width >= left and row.get(x - width, _EMPTY).width == width:
             before = row[x - width]
             row[x - width] = _CHAR_CACHE[before.char + c, before.style]
             return

@@ -197,8 +197,10 @@ class GameView(Base):
         return panels.turn_hint(self.state, self.double)
 
     def status(self) -> Fragments:
-        game = self.game
-        return [("class:dim", f"  half {game.half} of 2")] if game.mirror_match else []
+        if not self.game.mirror_match:
+            return []
+        half = 1 if self.half_time() else self.game.half  # the half whose board is shown
+        return [("class:dim", f"  half {half} of 2")]
 
     def pause_hint(self, pause: str) -> Fragments:
         if pause != "half-time":
