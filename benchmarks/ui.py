@@ -12,6 +12,10 @@ milliseconds per frame (median of many):
   control is asked for its text again (prompt-toolkit's per-frame caches are keyed by
   its render counter, which a frame advances); then layout, the screen buffer and the
   diff to a dummy terminal;
+- ``event``: the frame after another player's move (the event reaches the view, the board,
+  the log and the live score change; then the frame as above);
+- ``whole``: the same change drawn with nothing kept from the frame before (the canvas's
+  lines and the terminal's screen drawn anew, as after a resize): the most a frame costs;
 - ``cached``: the same screen drawn again with nothing changed and the render counter
   kept, so prompt-toolkit serves every control's text from its caches (our functions
   are not called): what an unchanged redraw costs.
@@ -37,6 +41,7 @@ frame in at most 5 ms at 200x60.
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import subprocess
@@ -53,7 +58,7 @@ from prompt_toolkit.output import DummyOutput
 from client.state import TableState
 from client.ui import panels
 from client.ui.app import WaddleApp
-from protocol.messages import Chat, Lobby, Seated, SeatInfo, Settings, Snapshot, Welcome
+from protocol.messages import Chat, Lobby, Played, Seated, SeatInfo, Settings, Snapshot, Welcome
 from waddle import COLOURS, Game
 from waddle.hex.options import HexOptions
 from waddle.hex.ruleset import HexMatch
@@ -82,9 +87,14 @@ class Still:
 
 def table() -> TableState:
     """A 5-player game half played, the player (red) to act, twenty chat lines."""
+    return table_and_game()[0]
+
+
+def table_and_game(to_act: str = "red") -> tuple[TableState, Game]:
+    """:func:`table`, ``to_act`` to act, and the host's game."""
     game = Game(standard_map(5, 1), COLOURS)
     rng = random.Random(1)
-    while len(game.empty_ice) > len(game.map.ice) // 2 or game.current_player != "red":
+    while len(game.empty_ice) > len(game.map.ice) // 2 or game.current_player != to_act:
         game.apply(rng.choice(game.legal_actions()))
     seats = [SeatInfo(seat=i, label=c, colour=c, name=f"player {c}", connected=True, ready=True)
              for i, c in enumerate(COLOURS)]
@@ -96,7 +106,30 @@ def table() -> TableState:
                          lobby=Lobby(phase="playing", settings=settings, seats=seats, owner=0)))
     for i in range(20):
         state.apply(Chat(name="player blue", label="blue", text=f"chat line {i}"))
-    return state
+    return state, game
+
+
+def event_ms(columns: int, rows: int, n: int) -> float:
+    """The median CPU time (ms) of the frame after another player's move: the event
+    followed by the view, the board, the log and the scores drawn anew (each sample on a
+    fresh table whose frame before was drawn, and the set-up's garbage collected, untimed)."""
+    times = []
+    for _ in range(n):
+        state, game = table_and_game(to_act="blue")
+        ui_app = WaddleApp(Still(state), input=DummyInput(), output=Screen(columns, rows))
+        app = ui_app.application
+        with set_app(app):
+            app.renderer.reset()
+            app.renderer.render(app, app.layout)
+            action = random.Random(len(times)).choice(game.legal_actions())
+            gc.collect()  # the set-up's garbage is not this frame's
+            start = time.process_time()
+            seat = game.players.index(game.current_player)
+            state.apply(Played(version=state.version + 1, seat=seat, events=game.apply(action)))
+            ui_app.controller.redraw()
+            app_frame(app, lambda: None)()
+            times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
 
 
 def median_ms(fn, n: int) -> float:
@@ -143,6 +176,14 @@ def frames(columns: int, rows: int, n: int) -> dict[str, float]:
     with set_app(app):
         app.renderer.reset()
         out["frame"] = median_ms(app_frame(app, move_cursor), n)
+
+        def everything_anew() -> None:  # as after a resize: no line or cell kept
+            move_cursor()
+            app.renderer.reset()
+            app.layout.reset()
+
+        out["whole"] = median_ms(app_frame(app, everything_anew), n)
+        out["event"] = event_ms(columns, rows, max(3, n // 10))
         out["cached"] = median_ms(app_frame(app, lambda: None, new_frame=False), n)
     plain = Application(layout=Layout(Window(FormattedTextControl("Waddle"))), full_screen=True,
                         input=DummyInput(), output=Screen(columns, rows))

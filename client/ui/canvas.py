@@ -60,7 +60,7 @@ class Canvas(Container):
         self._drawn: dict[tuple, dict[int, Char]] = {}  # the last frame's lines: their cells
 
     def reset(self) -> None:
-        pass
+        self._drawn = {}
 
     def preferred_width(self, max_available_width: int) -> Dimension:
         return to_dimension(self.width)
