@@ -17,8 +17,12 @@ host, not the clients' own work.
 2. Capacity: a host process holds N four-seat tables; this process plays four lean bots
    at each over TCP. Bots think 0.25-0.75 s (uniform) before each action, like quick
    players; a game lasts about 30 s, then its four bots leave, the host process puts a
-   fresh table on the same port and the bots join again. After a warm-up, for a window:
-   p50/p99/max of every action's round trip, actions per second, CPU share and
+   fresh table on the same port and the bots join again. Each table's first game starts
+   at a random time in the warm-up, so games end at random times, as at a host whose
+   tables were not all opened in the same second (started together, all the games of a
+   run end within a few seconds of each other, and 4,000 bots leave and join at once).
+   This process's collector is managed as the host's is, so its pauses do not count as
+   the host's time. After the warm-up, for a window: p50/p99/max of every action's round trip, actions per second, CPU share and
    event-loop lag (how late a 10 ms sleep wakes) of both processes, the host's garbage
    collections by generation, and the host's resident memory (RSS) at the start and the
    end of the window. The capacity is the largest N with p99 under 50 ms.
@@ -414,8 +418,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def bots_at(port: int, think: tuple[float, float], rng: random.Random, samples: list[float],
-                  counts: dict[str, int]) -> None:
-    """Four lean bots at the table on ``port``, game after game."""
+                  counts: dict[str, int], delay: float) -> None:
+    """Four lean bots at the table on ``port``, game after game, the first after ``delay``
+    seconds."""
+    await trio.sleep(delay)
     while True:
         try:
             seats, game = await start_table(port, 4)
@@ -446,9 +452,10 @@ async def load(host: Subprocess, warmup: float, window: float) -> dict:
     counts = {"playing": 0, "games": 0}
     rng = random.Random(7)
     async with trio.open_nursery() as nursery:
-        for port in host.ports:
-            nursery.start_soon(bots_at, port, (0.25, 0.75), random.Random(rng.random()), samples, counts)
-            await trio.sleep(0.008)  # connect gradually
+        for port in host.ports:  # tables start at random times through the warm-up
+            nursery.start_soon(bots_at, port, (0.25, 0.75), random.Random(rng.random()), samples, counts,
+                               rng.uniform(0, warmup))
+        tune_like_serve(nursery)  # the clients' own collections would count as the host's time
         await trio.sleep(warmup)
         host.proc.stdin.write("window\n")
         host.proc.stdin.flush()
@@ -596,7 +603,7 @@ def main() -> None:
         round_trip(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size])
     if "capacity" in args.part:
         counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
-        warmup = {"smoke": 2.0, "quick": 10.0, "full": 15.0}[size]
+        warmup = {"smoke": 2.0, "quick": 10.0, "full": 35.0}[size]
         capacity(counts, warmup=warmup, window=args.window or {"smoke": 3.0, "quick": 10.0, "full": 30.0}[size])
         if args.profile:
             pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)

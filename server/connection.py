@@ -90,6 +90,7 @@ class Connection:
         # the socket, for writes that need no waiting (None: a stream without one, or closing)
         self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self._scope = trio.CancelScope()
+        self._reading = True  # the client is still read (run's handshake and serving)
         self._closing = False
         self._tokens = limits.burst
         self._refilled = 0.0
@@ -163,15 +164,22 @@ class Connection:
     # -- tasks ----------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Serve the connection until it ends; never raises (but for cancellation)."""
+        """Serve the connection until it ends; never raises (but for cancellation).
+
+        Once the reading is over, the writer sends what is queued (at most
+        ``limits.flush_timeout`` seconds) and ends: a connection ends without cancelling its
+        tasks unless the host closes it, or a write fails, while the client is still read
+        (a host with many tables ends many connections a second, and each cancellation
+        leaves tracebacks for the garbage collector to walk: :mod:`server.tuning`)."""
         try:
             with self._scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer)
                     if await self._handshake():
                         await self._serve()
-                    await trio.sleep(self.limits.flush_timeout)  # the writer ends it sooner
-                    nursery.cancel_scope.cancel()
+                    self._reading = False
+                    self._end_writes()
+                    nursery.cancel_scope.deadline = trio.current_time() + self.limits.flush_timeout
         except Exception:
             log.exception("connection %s failed", self.label)
         finally:
@@ -181,14 +189,20 @@ class Connection:
             note = self._log.note()
             log.log(logging.INFO if note else logging.DEBUG, "%s closed%s", self.label, note)
 
+    def _end_writes(self) -> None:
+        """Nothing more is sent: the writer sends what is queued, then ends."""
+        self._closing = True
+        self._queue_in.close()
+
     async def _writer(self) -> None:
-        """Send queued frames in order, what is queued together in one write, until ``None``."""
+        """Send queued frames in order, what is queued together in one write, until ``None``
+        or the end of the queue; then, if the client is still read, stop reading."""
         async for frame in self._queue_out:
             frames = [frame]
             while frames[-1] is not None:
                 try:
                     frames.append(self._queue_out.receive_nowait())
-                except trio.WouldBlock:
+                except (trio.WouldBlock, trio.EndOfChannel):
                     break
             try:
                 await self.framed.send_bytes(b"".join(f for f in frames if f is not None))
@@ -197,7 +211,8 @@ class Connection:
             self._unsent -= len(frames) - (frames[-1] is None)
             if frames[-1] is None:
                 break
-        self._scope.cancel()
+        if self._reading:
+            self._scope.cancel()
 
     async def _receive(self, timeout: float) -> Any:
         """The next message within ``timeout`` seconds (else raise :class:`_Timeout`)."""
@@ -218,7 +233,6 @@ class Connection:
             raise _End from None
         except ProtocolError as exc:
             log.info("%s: %s", self.label, exc)
-            self._scope.cancel()
             raise _End from None
 
     async def _handshake(self) -> bool:
