@@ -338,8 +338,9 @@ def tune_like_serve(nursery: trio.Nursery) -> None:
 
 async def slots_process(tables: int) -> None:
     """Hold ``tables`` four-seat tables, each on its own port, a fresh one once a game is
-    over and its players left; print the ports; run until stdin closes, then print the
-    loop lag, the collections and the resident memory."""
+    over and its players left; print the ports; measure the loop lag and the collections
+    (and profile, with ``--profile``) from the line ``window`` to the line ``end`` on
+    stdin; print them when stdin closes."""
     listening = []
     maps = [Prepared(seed, standard_map(4, seed)) for seed in range(MAPS)]
     async with trio.open_nursery() as nursery:
@@ -350,22 +351,17 @@ async def slots_process(tables: int) -> None:
         pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         nursery.start_soon(loop_lag, lags)
         print(json.dumps({"ports": listening}), flush=True)
-        marks = []
-        while True:
-            line = await trio.to_thread.run_sync(sys.stdin.readline)
-            if not line:
-                break
-            del lags[:]  # the window starts
-            for generation in pauses.values():
-                del generation[:]
-            if not marks:
-                gc.callbacks.append(functools.partial(time_collections, pauses, {}))
-                if PROFILE:
-                    profiler.enable()
-            marks.append(line)
+        await trio.to_thread.run_sync(sys.stdin.readline)  # "window": it starts
+        del lags[:]
+        timing = functools.partial(time_collections, pauses, {})
+        gc.callbacks.append(timing)
+        if PROFILE:
+            profiler.enable()
+        await trio.to_thread.run_sync(sys.stdin.readline)  # "end" (before the bots leave), or EOF
         if PROFILE:
             profiler.disable()
             profiler.dump_stats(PROFILE)
+        gc.callbacks.remove(timing)
         print(json.dumps({"lag_p99": percentile(lags, 99) if lags else 0, "lag_max": max(lags, default=0),
                           "gc": {g: [len(p), max(p, default=(0, 0))] for g, p in pauses.items()}}),
               flush=True)
@@ -471,6 +467,8 @@ async def load(host: Subprocess, warmup: float, window: float) -> dict:
             rss.append((counts["games"] - games, rss_mb(host.proc.pid)))
         measured = list(samples)
         elapsed = time.perf_counter() - started
+        host.proc.stdin.write("end\n")
+        host.proc.stdin.flush()
         result = {"samples": measured, "elapsed": elapsed, "cpu": (sum(os.times()[:2]) - cpu) / elapsed,
                   "host_cpu": (cpu_seconds(host.proc.pid) - host_cpu) / elapsed,
                   "lag_p99": percentile(lags, 99), "lag_max": max(lags), "rss": (rss_start, rss_mb(host.proc.pid)), "rss_by_games": rss,
