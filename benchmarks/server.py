@@ -322,7 +322,7 @@ async def host_process(tables: int, players: int, save_dir: str | None) -> None:
         await trio.to_thread.run_sync(sys.stdin.read)
         if PROFILE:
             profiler.disable()
-            profiler.dump_stats(PROFILE)
+            profiler.dump_stats(f"{PROFILE}.{'on' if save_dir else 'off'}")  # write-ahead on or off
         nursery.cancel_scope.cancel()
 
 
@@ -582,7 +582,8 @@ def main() -> None:
     parser.add_argument("--part", choices=PARTS, nargs="+", default=list(PARTS),
                         help="what to measure (all three by default)")
     parser.add_argument("--profile", metavar="FILE",
-                        help="profile the capacity host in its window (cProfile, to FILE; slows it)")
+                        help="profile the hosts (cProfile; slows them): the capacity host in its "
+                             "window, to FILE; the round trip's, to FILE.on and FILE.off")
     parser.add_argument("--host-process", type=int, nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--save-dir", help=argparse.SUPPRESS)
     parser.add_argument("--slots-process", type=int, help=argparse.SUPPRESS)

@@ -38,3 +38,17 @@ def test_a_pipe_named_as_the_file_is_written_to_not_replaced(tmp_path):
         reader.join(10)
     assert stat.S_ISFIFO(os.stat(path).st_mode)
     assert json.loads(read[0]) == {"a": 1}
+
+
+def test_names_are_written_as_utf8_text_indented_one_space_a_level(tmp_path):
+    path = tmp_path / "game.json"
+    write_json(path, {"names": ["Zoë", "企鹅"], "n": 1})
+    assert path.read_text(encoding="utf-8") == '{\n "names": [\n  "Zoë",\n  "企鹅"\n ],\n "n": 1\n}\n'
+
+
+def test_a_value_json_cannot_carry_writes_nothing(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    with pytest.raises(TypeError):
+        write_json(path, {"a": object()})
+    assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["game.json"]
