@@ -12,6 +12,7 @@ import re
 import string
 from pathlib import Path
 
+import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -255,6 +256,22 @@ async def play_to_the_end(driver):
         moves = len(d.state.view.game)
         d.keys("\r")
         await d.until(lambda moves=moves: len(d.state.view.game) > moves, "my move applied")
+
+
+def test_a_refused_join_ends_the_ui_with_the_hosts_reason_as_one_error():
+    """``waddle join`` with a wrong code (or to a started game) prints the host's reason
+    on one line (client.cli catches an OSError); an exception group would be a traceback."""
+    server = Host(ServerConfig(address="127.0.0.1", port=0, settings=Settings(players=2), code="right"))
+    session = RemoteSession("127.0.0.1", 0, client_options={"name": "alice", "code": "wrong"},
+                            server=server)
+
+    async def main():
+        with create_pipe_input() as inp:
+            async with asyncio.timeout(TIMEOUT):
+                await run_app(Driver(session, inp, Screen(80, 24)).app)
+
+    with pytest.raises(OSError, match="the join code is wrong"):
+        asyncio.run(main())
 
 
 def test_a_full_game_against_bots_to_the_score_table(tmp_path):

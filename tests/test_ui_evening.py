@@ -6,6 +6,7 @@ fed the host's messages (``test_ui_kit``)."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 import time
@@ -213,6 +214,19 @@ def test_half_time_keeps_the_first_halfs_board_until_you_go_on():
     assert text(control.view.status()) == "  half 1 of 2"   # the board shown is half 1's
     control.go_on()
     assert control.session.wishes == [("go_on", None)]
+
+
+def test_the_half_time_banner_shows_the_countdown_and_who_it_waits_for_in_80_columns():
+    state, control, game = playing(players=2, mirror_match=True)
+    rng = random.Random(1)
+    while not any(isinstance(e, HalfEnded) for e in state.view.events):
+        play(state, game, rng.choice(game.legal_actions()))
+    waiting = [msgspec.structs.replace(s, waiting=True) for s in seats("Ann", "Bob")]
+    state.apply(Lobby(phase="playing", settings=state.settings, seats=waiting, owner=0,
+                      pause="half-time", pause_left=20.0))
+    shown = text(panels.banner(state, control.ui, control.view))[:80]
+    assert "any key goes on to half 2" in shown and "waiting for B Bob" in shown
+    assert re.search(r"  \d+ s  half 1 of 2 *$", shown)   # the countdown, then the half
 
 
 def test_no_game_key_acts_on_a_board_the_player_cannot_see():

@@ -292,10 +292,13 @@ async def run_app(app: WaddleApp) -> None:
 
     async def main() -> None:
         with scope:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(app.controller.analyst.run)
-                await app.session.run()
-                nursery.cancel_scope.cancel()
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(app.controller.analyst.run)
+                    await app.session.run()
+                    nursery.cancel_scope.cancel()
+            except* OSError as group:  # the session's one-line error, not a group of it
+                raise group.exceptions[0] from None
 
     def finished(outcome) -> None:
         done.set_result(outcome)

@@ -205,7 +205,7 @@ class GameView(Base):
     def pause_hint(self, pause: str) -> Fragments:
         if pause != "half-time":
             return super().pause_hint(pause)
-        return [("", " half 1 is over: its board and score stay; any key goes on to half 2")]
+        return [("", " any key goes on to half 2")]  # the panel says half 1 is over; its board stays
 
     def hints(self) -> list[tuple[str, str]]:
         if self.state.finished:
