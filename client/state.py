@@ -36,6 +36,7 @@ from protocol import (
     Welcome,
     clean,
     clean_name,
+    shown,
 )
 from waddle.errors import ViewError
 from waddle.ruleset import Outcome, Ruleset, View, get_ruleset
@@ -56,8 +57,9 @@ class Status(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ChatLine:
-    """One chat line, cleaned again on arrival (:func:`protocol.clean`): the speaker's
-    ``name``, their seat's ``label`` (``None``: a spectator or the host) and the ``text``."""
+    """One chat line, cleaned again on arrival and as printed (:func:`protocol.clean`,
+    :func:`protocol.text.shown`): the speaker's ``name``, their seat's ``label``
+    (``None``: a spectator or the host) and the ``text``."""
 
     name: str
     label: str | None
@@ -182,9 +184,10 @@ class TableState:
         return next((s for s in self.seats if s.seat == number), None)
 
     def name_of(self, label: str) -> str:
-        """The cleaned name at the seat labelled ``label`` (the label itself if unknown)."""
+        """The name at the seat labelled ``label``, cleaned and as printed
+        (:func:`protocol.text.shown`; the label itself if unknown)."""
         seat = next((s for s in self.seats if s.label == label), None)
-        return clean_name(seat.name, label) if seat else label
+        return shown(clean_name(seat.name, label)) if seat else label
 
     # -- changes ----------------------------------------------------------------------
 
@@ -219,7 +222,7 @@ class TableState:
             case Welcome():
                 self.ruleset = get_ruleset(message.game)
             case Seated():
-                self.label, self.name, self.spectator = message.label, clean(message.name), False
+                self.label, self.name, self.spectator = message.label, shown(clean(message.name)), False
             case Watching():
                 self.label, self.spectator = None, True
             case Lobby():
@@ -240,7 +243,7 @@ class TableState:
             case Undone():
                 self._undone(message)
             case Chat():
-                self.chat.append(ChatLine(clean(message.name), message.label, clean(message.text)))
+                self.chat.append(ChatLine(shown(clean(message.name)), message.label, shown(clean(message.text))))
             case Rejected():
                 self.last_rejection = message
             case _:

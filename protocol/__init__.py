@@ -57,7 +57,7 @@ from protocol.messages import (
     client_message,
     server_message,
 )
-from protocol.text import clean, clean_name
+from protocol.text import clean, clean_name, shown
 
 __all__ = [
     "MAX_CLIENT_FRAME", "MAX_SERVER_FRAME", "BadMessage", "ConnectionClosed", "FramedStream",
@@ -66,5 +66,5 @@ __all__ = [
     "ClientMessage", "Closing", "Configure", "Continue", "Hello", "Join", "Leave", "Lobby", "Ping", "Played",
     "Pong", "Ready", "Reclaim", "Rejected", "Rematch", "Say", "Seated", "SeatInfo", "ServerMessage",
     "Settings", "Snapshot", "Start", "Started", "Undo", "Undone", "Watch", "Watching", "Welcome",
-    "client_message", "server_message", "clean", "clean_name",
+    "client_message", "server_message", "clean", "clean_name", "shown",
 ]

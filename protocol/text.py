@@ -11,6 +11,15 @@ emoji (``👩‍💻``), and the tag characters of a subdivision flag (``🏴�
 anywhere else is removed. The host cleans every name and chat line; a client uses the
 same functions before printing anything it received.
 
+Terminals disagree on emoji sequences: a family ``👨‍👩‍👧`` takes 2 cells in tmux 3.3 and
+most new terminals, 6 where joiners are not supported, and prompt-toolkit (which places
+every character of a screen) counts 6; a flag ``🇫🇷`` 2, 4 or 2 again. Where they
+disagree, a screen drawn cell by cell drifts. :func:`shown` is what a client prints: each
+sequence whose width as one differs from the sum of its characters' widths as its
+first character (``👨``), a flag as its two letters (``FR``; a lone half of one as its
+letter: next to another it would make a flag); the name itself (what the
+host keeps, sends and saves) is unchanged.
+
 Widths are terminal cells (:func:`cells`: a wide character or an emoji sequence counts
 2, a combining mark 0), measured per grapheme cluster by :mod:`wcwidth`, and text is
 only ever cut between clusters (:func:`cut`, :func:`pad`), so an emoji sequence or an
@@ -22,7 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from wcwidth import iter_graphemes, wcswidth
+from wcwidth import iter_graphemes, wcswidth, wcwidth
 
 from protocol.messages import NAME_SHOWN
 
@@ -37,6 +46,7 @@ _SPACES = re.compile(r"\s+")
 _DROP = frozenset({"Cc", "Cf", "Cs", "Cn"})
 _ZWJ = "\u200d"
 _BLACK_FLAG, _CANCEL_TAG = "\U0001f3f4", "\U000e007f"
+_REGIONAL_A, _REGIONAL_Z = "\U0001f1e6", "\U0001f1ff"
 
 
 def _keep(char: str) -> str:
@@ -94,6 +104,25 @@ def clean_name(name: str, default: str) -> str:
     """A cleaned player name, at most :data:`~protocol.messages.NAME_SHOWN` terminal cells;
     ``default`` if nothing is left."""
     return cut(clean(name), NAME_SHOWN).rstrip() or default
+
+
+def shown(text: str) -> str:
+    """``text`` (cleaned) as a client prints it, so every terminal and prompt-toolkit
+    give each character the same cells (see the module docstring): ``"Ann 👨‍👩‍👧"`` ->
+    ``"Ann 👨"``, ``"🇫🇷"`` -> ``"FR"``, ``"❤️"`` -> ``"❤"``; text without such
+    sequences is returned as it is."""
+    if text.isascii():
+        return text
+    return "".join(_shown(cluster) for cluster in iter_graphemes(text))
+
+
+def _shown(cluster: str) -> str:
+    if _REGIONAL_A <= cluster[0] <= _REGIONAL_Z:  # a flag, or a lone half of one: letters
+        return "".join(chr(ord(c) - ord(_REGIONAL_A) + ord("A")) for c in cluster
+                       if _REGIONAL_A <= c <= _REGIONAL_Z)
+    if len(cluster) == 1 or cells(cluster) == sum(max(wcwidth(c), 0) for c in cluster):
+        return cluster
+    return cluster[0]
 
 
 def cells(text: str) -> int:

@@ -5,8 +5,11 @@ and every width is counted in terminal cells, never cutting inside a grapheme cl
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from prompt_toolkit.utils import get_cwidth
 
-from protocol.text import cells, clean, clean_name, cut, pad
+from protocol.text import cells, clean, clean_name, cut, pad, shown
 
 CODER = "\U0001f469\u200d\U0001f4bb"  # woman technologist: woman, joiner, laptop
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
@@ -51,3 +54,24 @@ def test_names_are_cut_to_24_cells_at_a_cluster_boundary():
     assert name == "界" * 11 + CODER and cells(name) == 24
     assert cells(clean_name("界" * 30, "P")) == 24
     assert clean_name("\u200d\x1b[2J", "Player 2") == "Player 2"
+
+
+@pytest.mark.parametrize("name, printed", [
+    (f"Evil{FAMILY}", f"Evil{chr(0x1f468)}"),        # a joined sequence: its first emoji
+    (f"Ada {CODER}", f"Ada {chr(0x1f469)}"),
+    ("\U0001f1eb\U0001f1f7", "FR"),                  # a flag: its two letters
+    (THUMB, "\U0001f44d"),                           # a skin tone: the hand alone
+    ("\u2764\ufe0f", "\u2764"),                      # the emoji presentation selector goes
+    (SCOTLAND, SCOTLAND),                             # the same width as one and in pieces: kept
+    ("Zoë 企鹅", "Zoë 企鹅"),
+])
+def test_a_client_prints_each_emoji_sequence_in_cells_every_terminal_agrees_on(name, printed):
+    assert shown(clean(name)) == printed
+
+
+@given(st.text(alphabet=st.sampled_from(["a", "é", "企", "\u200d", "\ufe0f", "\U0001f468",
+                                          "\U0001f469", "\U0001f3fd", "\U0001f1eb", "\U0001f1f7",
+                                          "\u0301", " "]), max_size=12))
+def test_what_a_client_prints_takes_the_cells_prompt_toolkit_gives_it(text):
+    printed = shown(clean(text))
+    assert cells(printed) == get_cwidth(printed)

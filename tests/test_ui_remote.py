@@ -48,6 +48,14 @@ def test_names_chat_and_refusals_are_cleaned_before_display():
     assert control.ui.notice == "no way"
 
 
+def test_emoji_sequences_are_printed_in_cells_every_terminal_agrees_on():
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    state = table_state(seats(f"Evil{family}"))
+    state.apply(Chat(name="Zoë \U0001f1eb\U0001f1f7", label=None, text=f"hi {family}"))
+    assert state.name_of("red") == "Evil\U0001f468"
+    assert (state.chat[-1].name, state.chat[-1].text) == ("Zoë FR", "hi \U0001f468")
+
+
 def test_events_reach_the_log_once_from_the_one_view():
     state = table_state(seats("Ann", "Bob", "Cy"), label="red")
     control = controller(state)
