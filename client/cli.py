@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "run a dedicated host without a UI"),
     "bot": ("bot", "run a headless bot client against HOST:PORT"),
     "map": ("map", "print a generated standard map"),
-    "replay": ("replay", "replay a game record and print the board and scores"),
+    "replay": ("replay", "step through a game record or save in the terminal viewer (--text: print it)"),
     "arena": ("arena", "play bots against each other and rate them (built-in and your own)"),
 }
 

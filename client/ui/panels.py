@@ -101,6 +101,8 @@ def _replay_banner(state: TableState, replay) -> Fragments:
     else:
         line.append(("class:dim", "  (the game goes on)"))
     return line
+
+
 def _pause(state: TableState, ui: UIState, view: GameView) -> Fragments:
     """During a pause: the game's hint if it waits for you, then whom it waits for and how long."""
     line = view.pause_hint(state.pause) if state.waiting_for_me else []
