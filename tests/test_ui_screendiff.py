@@ -92,3 +92,16 @@ def test_installing_twice_wraps_once():
         assert renderer._output_screen_diff is diff
     finally:
         renderer._output_screen_diff = saved
+
+
+def test_a_diff_with_other_parameters_is_left_as_it_is():
+    def other(app, output, screen, something_new):
+        pass
+
+    saved = renderer._output_screen_diff
+    renderer._output_screen_diff = other
+    try:
+        screendiff.install()
+        assert renderer._output_screen_diff is other
+    finally:
+        renderer._output_screen_diff = saved

@@ -10,13 +10,15 @@ left out of both screens before the cell-by-cell pass. A row left out is one whe
 differs, so the pass writes exactly what it would have written: only the work changes.
 
 The first frame, a frame after a resize and the last frame (``is_done``) are drawn whole,
-as prompt-toolkit does. If a prompt-toolkit release no longer has the function, nothing is
-installed and its own diff runs (measured in ``docs/benchmarks.md``, "Terminal UI").
+as prompt-toolkit does. If a prompt-toolkit release no longer has the function, or it takes
+other parameters, nothing is installed and its own diff runs (measured in
+``docs/benchmarks.md``, "Terminal UI").
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 from collections import defaultdict
 
 from prompt_toolkit import renderer
@@ -24,12 +26,18 @@ from prompt_toolkit.layout.screen import Screen
 
 __all__ = ["changed_rows", "install"]
 
+#: The parameters of the function wrapped (as in prompt-toolkit 3.0.52 and 3.0.53).
+PARAMETERS = ("app", "output", "screen", "current_pos", "color_depth", "previous_screen",
+              "last_style", "is_done", "full_screen", "attrs_for_style_string",
+              "style_string_has_style", "size", "previous_width")
+
 
 def install() -> None:
     """Make prompt-toolkit's renderer skip unchanged rows (once per process; safe to
     call again)."""
     original = getattr(renderer, "_output_screen_diff", None)
-    if original is None or getattr(original, "skips_unchanged_rows", False):
+    if original is None or getattr(original, "skips_unchanged_rows", False) \
+            or tuple(inspect.signature(original).parameters) != PARAMETERS:
         return
 
     def diff(app, output, screen, current_pos, color_depth, previous_screen, last_style,
