@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
+    parser.add_argument("--join", type=float, default=0.0,
+                        help="search: playouts move a place next to own tokens with this probability")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
@@ -145,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
-    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching}
+    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
+               "join": args.join}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from waddle.errors import IllegalActionError
 from waddle.hex.actions import Action, Place, Scout
@@ -402,6 +403,13 @@ class Game:
                 shore = shores[t.orders[1][0]]
         return [sum(scores) for scores in zip(totals(t, pieces, doubles), *earlier)]
 
+    def snapshot(self) -> Snapshot:
+        """The position as plain data, for a playout of the caller's own (:class:`Snapshot`;
+        fresh lists, so the caller may change them)."""
+        return Snapshot(list(self._pieces), self._doubles, self._occupied, list(self._doubles_left),
+                        [list(self._tracks[0]), list(self._tracks[1])], self._at, self._scouted,
+                        self._pos, self._half, [(list(p), d) for p, d, *_ in self._boards])
+
     def copy(self) -> Game:
         """An independent copy of this game, with its action stack."""
         other = Game.__new__(Game)
@@ -438,6 +446,27 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.current_player} to act at {self.active_hex}"
         return f"<Game {'/'.join(self.players)}, {len(self)} actions, {state}>"
+
+
+class Snapshot(NamedTuple):
+    """A position as plain data (:meth:`Game.snapshot`), over the map's
+    :class:`~waddle.hex.tables.Tables`: ``pieces`` per seat and ``doubles`` are ice
+    bitsets of this half's board, ``occupied`` their union; ``doubles_left`` per seat;
+    ``tracks`` turn tracks A and B as seats, front first; ``at`` the active track (0 or
+    1); ``scouted`` whether anyone scouted this round; ``pos`` the active hex's index in
+    ``Tables.orders[half]`` (-1: over); ``half`` 0, or 1 in a mirror match's second half;
+    ``earlier`` the ``(pieces, doubles)`` of the halves already played."""
+
+    pieces: list[int]
+    doubles: int
+    occupied: int
+    doubles_left: list[int]
+    tracks: list[list[int]]
+    at: int
+    scouted: bool
+    pos: int
+    half: int
+    earlier: list[tuple[list[int], int]]
 
 
 @dataclass(frozen=True, slots=True)

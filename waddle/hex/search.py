@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from waddle.hex.actions import Action, Place
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
-from waddle.hex.game import Game
+from waddle.hex.game import Game, tables_of
+from waddle.hex.playout import Playouts
 from waddle.hex.rewards import rewards
 
 
@@ -106,6 +107,8 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
+        join: in playouts, the probability that a place drawn away from the player's
+            own tokens moves next to them (:meth:`waddle.hex.playout.Playouts.run`).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -123,7 +126,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True) -> None:
+                 touching: bool = True, join: float = 0.0) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -131,7 +134,9 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
+        self.join = join
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
+        self._playouts: Playouts | None = None      # of the last game searched
 
     @property
     def seconds(self) -> float | None:
@@ -165,15 +170,23 @@ class SearchBot:
         start = time.perf_counter()
         if placements_left(game) <= self.solver:
             try:
-                analysis = _exact(game, self._budget.deadline(start, self.SOLVER_SHARE))
+                analysis = _exact(game, self._budget.deadline(start, self.SOLVER_SHARE),
+                                  self._playouts_of(game))
             except TimeoutError:
                 pass                    # too slow: search for what is left of the budget
             else:
                 self.last_iterations = 0
                 return analysis
-        tree = _Tree(game, self._rng, self.exploration, self.touching, every_action)
+        tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
+                     self.join, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
+
+    def _playouts_of(self, game: Game) -> Playouts:
+        """The playouts of ``game``'s map (those of the last game, when they fit)."""
+        if self._playouts is None or not self._playouts.fits(game):
+            self._playouts = Playouts(tables_of(game.map), len(game.players), game.mirror_match)
+        return self._playouts
 
 
 def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None = None,
@@ -201,15 +214,15 @@ def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None =
     return SearchBot(seed, seconds=seconds, iterations=iterations, **options).analyse(game, stop, every_action)
 
 
-def _exact(game: Game, deadline: float | None) -> Analysis:
-    """The analysis of ``game`` by the exact endgame.
+def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
+    """The analysis of ``game`` by the exact endgame, scored by ``playouts``.
 
     Raises:
         TimeoutError: past ``deadline`` (:func:`waddle.hex.endgame.solve`).
     """
     seat = game.current_seat
     lines = [Line(action, 0, rewards(totals)[seat], _by_colour(game, totals))
-             for action, totals in solve(game, deadline)]
+             for action, totals in solve(game, deadline, playouts.live_totals)]
     lines.sort(key=lambda line: -line.reward)      # stable: ties keep the legal order
     return Analysis(game.current_player, lines[0].action, lines[0].scores, tuple(lines), 0, True)
 
@@ -242,15 +255,17 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "touching", "damping", "root")
+    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "root")
 
-    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool,
-                 every_action: bool = False) -> None:
+    def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
+                 touching: bool, join: float = 0.0, every_action: bool = False) -> None:
         self.game = game.copy()
+        self.playouts = playouts
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.damping = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING)
+        self.policy = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING,
+                       touching, join)
         self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
@@ -267,7 +282,7 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = game.playout(self.rng.random, *self.damping, self.touching)
+        totals = self.playouts.run(game, self.rng.random, *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
