@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
+    parser.add_argument("--win-weight", type=float, default=0.5,
+                        help="search: weight of winning in the reward, the rest the margin")
     parser.add_argument("--join", type=float, default=0.0,
                         help="search: playouts move a place next to own tokens with this probability")
     parser.add_argument("--search-seconds", type=float, default=None,
@@ -148,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "join": args.join}
+               "join": args.join, "win_weight": args.win_weight}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)

@@ -28,7 +28,7 @@ from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
-from waddle.hex.rewards import rewards
+from waddle.hex.rewards import WIN_WEIGHT, rewards
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +107,8 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
+        win_weight: the weight of winning in the search's reward, the rest its margin
+            (:func:`waddle.hex.rewards.rewards`).
         join: in playouts, the probability that a place drawn away from the player's
             own tokens moves next to them (:meth:`waddle.hex.playout.Playouts.run`).
 
@@ -126,7 +128,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, join: float = 0.0) -> None:
+                 touching: bool = True, win_weight: float = WIN_WEIGHT, join: float = 0.0) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -135,6 +137,7 @@ class SearchBot:
         self.solver = solver
         self.touching = touching
         self.join = join
+        self.win_weight = win_weight
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -178,7 +181,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.join, every_action)
+                     self.join, self.win_weight, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -255,12 +258,14 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "root")
+    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "win_weight", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, join: float = 0.0, every_action: bool = False) -> None:
+                 touching: bool, join: float = 0.0, win_weight: float = WIN_WEIGHT,
+                 every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
+        self.win_weight = win_weight
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
@@ -317,7 +322,7 @@ class _Tree:
         return best
 
     def _back_up(self, path: list[_Node], totals: list[int]) -> None:
-        shares = rewards(totals)
+        shares = rewards(totals, self.win_weight)
         self.root.visits += 1
         for node in path:
             node.visits += 1
