@@ -36,14 +36,16 @@ PLAYERS = 4
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a run shares: the budget per move (``search_seconds``, if
-    given, replaces ``seconds`` for the ``search`` bot), the seed, the ``search`` options."""
+    """What every game of a run shares: the budget per move (``search_seconds`` and
+    ``search_iterations``, if given, replace ``seconds`` and ``iterations`` for the
+    ``search`` bot), the seed, the ``search`` options."""
 
     seconds: float | None
     iterations: int | None
     seed: int
     options: dict
     search_seconds: float | None = None
+    search_iterations: int | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,8 @@ def play_game(setup: Setup, number: int) -> Outcome:
     """Play game ``number`` of a run to the end."""
     seat = number % PLAYERS
     budget = {"seconds": setup.seconds, "iterations": setup.iterations}
-    searching = {**budget, "seconds": setup.search_seconds or setup.seconds, **setup.options}
+    searching = {"seconds": setup.search_seconds or setup.seconds,
+                 "iterations": setup.search_iterations or setup.iterations, **setup.options}
     bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s, **searching)
             if s == seat else make_bot("uct", setup.seed * 100_000 + number * 10 + s, **budget)
             for s in range(PLAYERS)]
@@ -136,10 +139,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--win-weight", type=float, default=0.5,
                         help="search: weight of winning in the reward, the rest the margin")
+    parser.add_argument("--scout-damping", type=float, default=0.7,
+                        help="search: how often playouts redraw a drawn scout among the places")
     parser.add_argument("--join", type=float, default=0.0,
                         help="search: playouts move a place next to own tokens with this probability")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
+    parser.add_argument("--search-iterations", type=int, default=None,
+                        help="calibration: a different iteration budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest setting: one game at 5 iterations a move, one process")
     args = parser.parse_args(argv)
@@ -150,11 +157,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "join": args.join, "win_weight": args.win_weight}
-    setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
+               "join": args.join, "win_weight": args.win_weight, "scout_damping": args.scout_damping}
+    setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
+                  args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)
     searching = "" if args.search_seconds is None else f" (search: {args.search_seconds} s)"
+    if args.search_iterations is not None:
+        searching += f" (search: {args.search_iterations} iterations)"
     print(f"{args.games} games, budget per move: seconds={args.seconds}{searching} "
           f"iterations={args.iterations}, seed {args.seed}, search options {options}")
     print(report(outcomes))

@@ -109,6 +109,7 @@ class SearchBot:
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
         win_weight: the weight of winning in the search's reward, the rest its margin
             (:func:`waddle.hex.rewards.rewards`).
+        scout_damping: in playouts, how often a drawn scout is redrawn among the places.
         join: in playouts, the probability that a place drawn away from the player's
             own tokens moves next to them (:meth:`waddle.hex.playout.Playouts.run`).
 
@@ -119,8 +120,6 @@ class SearchBot:
 
     name = "search"
 
-    #: In playouts, how often a drawn scout is redrawn among the places.
-    SCOUT_DAMPING = 0.7
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
     #: The share of the time budget an exact endgame may take before it gives way.
@@ -128,7 +127,8 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, win_weight: float = WIN_WEIGHT, join: float = 0.0) -> None:
+                 touching: bool = True, win_weight: float = WIN_WEIGHT,
+                 scout_damping: float = 0.7, join: float = 0.0) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -136,8 +136,8 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.join = join
         self.win_weight = win_weight
+        self.policy = (scout_damping, 0.0 if touching else self.DOUBLE_DAMPING, touching, join)
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -181,7 +181,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.join, self.win_weight, every_action)
+                     self.policy, self.win_weight, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -261,7 +261,7 @@ class _Tree:
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "win_weight", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, join: float = 0.0, win_weight: float = WIN_WEIGHT,
+                 touching: bool, policy: tuple, win_weight: float = WIN_WEIGHT,
                  every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
@@ -269,8 +269,7 @@ class _Tree:
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.policy = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING,
-                       touching, join)
+        self.policy = policy            # the arguments of Playouts.run after random
         self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
