@@ -141,8 +141,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: weight of winning in the reward, the rest the margin")
     parser.add_argument("--scout-damping", type=float, default=0.7,
                         help="search: how often playouts redraw a drawn scout among the places")
-    parser.add_argument("--join", type=float, default=0.0,
-                        help="search: playouts move a place next to own tokens with this probability")
+    parser.add_argument("--no-scouts", dest="scouts", action="store_false",
+                        help="search: the searching player never scouts")
+    parser.add_argument("--no-common", dest="common", action="store_false",
+                        help="search: no common random numbers across root actions")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--search-iterations", type=int, default=None,
@@ -157,7 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "join": args.join, "win_weight": args.win_weight, "scout_damping": args.scout_damping}
+               "common": args.common, "win_weight": args.win_weight, "scout_damping": args.scout_damping,
+               "scouts": args.scouts}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()

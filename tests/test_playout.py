@@ -1,4 +1,4 @@
-"""The search's own playouts and scoring: the engine's results, and the join policy."""
+"""The search's own playouts and scoring: the engine's scores, the documented draws."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from waddle import COLOURS, Game, Place, standard_map
 from waddle.hex.game import tables_of
-from waddle.hex.playout import Playouts
+from waddle.hex.playout import DOUBLE_SCALE, REDRAW_SCALE, SCOUT_SCALE, Playouts
 from waddle.hex.record import to_record
 from waddle.hex.scoring import totals
 
@@ -28,48 +28,61 @@ def playouts_of(game: Game) -> Playouts:
     return Playouts(tables_of(game.map), len(game.players), game.mirror_match)
 
 
-def joined_playout(game: Game, random, scout_damping, touching, join) -> list[int]:
+def pushed_playout(game: Game, draws, first, scout_damping, double_damping, touching) -> list[int]:
     """The reference playout through ``push``: the draws ``Playouts.run`` documents."""
-    game = game.copy()
+    game, k = game.copy(), first
     while not game.is_over:
-        actions = game.legal_actions()
-        i = int(random() * len(actions))
+        actions, u = game.legal_actions(), draws[k]
+        k += 1
+        i = int(u * len(actions))
         if actions[i] == actions[-1] and not isinstance(actions[i], Place):
-            if random() >= scout_damping:
+            if u * SCOUT_SCALE % 1 >= scout_damping:
                 game.push(actions[i])
                 continue
-            i = int(random() * (len(actions) - 1))
-        hex, double = actions[i].hex, actions[i].double
-        if join and not game.touches_own(hex) and random() < join:
-            near = [a.hex for a in actions if isinstance(a, Place) and not a.double and game.touches_own(a.hex)]
-            if near:
-                hex = near[int(random() * len(near))]
-        if double:
-            double = random() >= 0.0 and (not touching or game.touches_own(hex))
-        game.push(Place(hex, double))
+            i = int(u * REDRAW_SCALE % 1 * (len(actions) - 1))
+        action = actions[i]
+        if action.double and (u * DOUBLE_SCALE % 1 < double_damping
+                              or touching and not game.touches_own(action.hex)):
+            action = actions[i - 1]
+        game.push(action)
     return game.live_totals()
 
 
-@pytest.mark.parametrize("seed", range(24))
-def test_without_join_a_playout_is_the_engines(seed):
+@pytest.mark.parametrize("seed", range(36))
+def test_a_playout_plays_the_documented_draws_and_leaves_the_game_alone(seed):
     game = position(seed)
     if game.is_over:
         return
+    playouts = playouts_of(game)
+    rng = random.Random(seed)
+    first = seed % 3
+    draws = [rng.random() for _ in range(first + playouts.decisions(game))]
+    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
     before = to_record(game)
-    for policy in [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True)]:
-        assert playouts_of(game).run(game, random.Random(seed).random, *policy) == \
-            game.playout(random.Random(seed).random, *policy)
+    assert playouts.run(game, draws, first, *policy) == pushed_playout(game, draws, first, *policy)
     assert to_record(game) == before
 
 
-@pytest.mark.parametrize("seed", range(24))
-def test_a_joining_playout_plays_the_documented_draws(seed):
+def test_the_decisions_bound_every_playout():
+    for seed in range(40):
+        game = position(seed)
+        playouts, rng = playouts_of(game), random.Random(seed)
+        bound = playouts.decisions(game)
+        played = 0
+        while not game.is_over:
+            game.push(rng.choice(game.legal_actions()))
+            played += 1
+        assert played <= bound and playouts.decisions(game) == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_playout_one_decision_later_reads_the_same_numbers_for_the_same_decisions(seed):
     game = position(seed)
-    if game.is_over:
-        return
-    join = (0.5, 1.0)[seed % 2]
-    assert playouts_of(game).run(game, random.Random(seed).random, 0.7, 0.0, True, join) == \
-        joined_playout(game, random.Random(seed).random, 0.7, True, join)
+    playouts = playouts_of(game)
+    draws = [0.0] + [random.Random(seed).random() for _ in range(playouts.decisions(game))]
+    whole = playouts.run(game, draws, 0, 0.7, 0.0, True)      # draws[0] = 0: the first place
+    game.push(game.legal_actions()[0])
+    assert playouts.run(game, draws, 1, 0.7, 0.0, True) == whole
 
 
 @pytest.mark.parametrize("seed", range(24))

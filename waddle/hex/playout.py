@@ -1,6 +1,7 @@
-"""The search's own playouts and final scoring: the same results as the engine's
-(:meth:`Game.playout`, :func:`waddle.hex.scoring.totals`) in less time, and a playout
-policy of its own.
+"""The search's own playouts and final scoring: the engine's scoring
+(:func:`waddle.hex.scoring.totals`) in less time, and playouts like
+:meth:`Game.playout`'s that read their random numbers by decision, for common random
+numbers across the search's actions.
 
 A :class:`Playouts` serves one map and player count. Its scoring remembers each fishing
 pool's awards by the players' strengths there (a pool sees few patterns of strengths).
@@ -13,11 +14,16 @@ and the ones before it in the order is filled, and the next active hex depends o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from waddle.hex.game import DOUBLES, Game, tables_of
 from waddle.hex.scoring import points_by_size, pool_awards, waddle_cap
 from waddle.hex.tables import Tables
+
+#: A decision's random number ``u`` in ``[0, 1)`` draws its action by its first bits;
+#: its further bits (``u * scale % 1``) serve as the independent draws a scout or a
+#: double may need (:meth:`Playouts.run`).
+SCOUT_SCALE, REDRAW_SCALE, DOUBLE_SCALE = 2.0 ** 12, 2.0 ** 24, 2.0 ** 36
 
 
 def _next_rounds(shores: Sequence[int]) -> tuple[int, ...]:
@@ -109,43 +115,61 @@ class Playouts:
             now = [a + b for a, b in zip(now, self.totals(pieces, doubles))]
         return now
 
-    def run(self, game: Game, random: Callable[[], float], scout_damping: float = 0.0,
-            double_damping: float = 0.0, touching: bool = False, join: float = 0.0) -> list[int]:
+    def decisions(self, game: Game) -> int:
+        """A bound on the decisions (places and scouts) left in ``game``: every placement
+        left, and a scout by every player in every round left (a player scouts at most
+        once a round: RULES.md "Turns and rounds")."""
+        state = game.snapshot()
+        if state.pos < 0:
+            return 0
+        rounds = len(self.shores[state.half]) - state.pos
+        placements = len(self.tables.ice) - state.occupied.bit_count()
+        if self.mirror_match and state.half == 0:
+            rounds += len(self.shores[1])
+            placements += len(self.tables.ice)
+        return placements + rounds * self.players
+
+    def run(self, game: Game, draws: Sequence[float], first: int = 0, scout_damping: float = 0.0,
+            double_damping: float = 0.0, touching: bool = False) -> list[int]:
         """Play ``game`` (unchanged; it fits these playouts) to the end on scratch state and
         return each player's final total (VP, seat order).
 
-        With ``join=0`` the draws are those of :meth:`Game.playout` with the same
-        arguments, so both give the same totals for the same ``random``. ``join`` (a
-        probability) is the policy of this module: a place drawn on a hex next to none of
-        the player's own tokens moves, with that probability, to a random hex of the
-        round's that is next to some (if any is), to grow a waddle.
+        The random numbers come from ``draws``: decision ``d`` of the playout (``d = 0, 1,
+        ...``: places and scouts) reads ``u = draws[first + d]`` (in ``[0, 1)``), so
+        ``draws`` must hold :meth:`decisions` numbers from ``first``. Two playouts that
+        start ``k`` decisions apart read the same number for the same decision of the game
+        when the second one's ``first`` is ``k`` more: common random numbers. The action is
+        drawn uniformly from :meth:`Game.legal_actions` by ``u``; a drawn scout is redrawn
+        among the places (by ``u * REDRAW_SCALE % 1``) when ``u * SCOUT_SCALE % 1`` is
+        below ``scout_damping``; a drawn double becomes the single on its hex when ``u *
+        DOUBLE_SCALE % 1`` is below ``double_damping``, and always when ``touching`` and
+        the hex is next to none of the player's own tokens.
         """
         t = self.tables
         pieces, doubles, occupied, left, tracks, at, scouted, pos, half, earlier = game.snapshot()
         split, neighbours = t.split, t.ice_neighbours
         shores, next_rounds = self.shores[half], self.next_rounds[half]
         shore = shores[pos] if pos >= 0 else 0
+        k = first - 1
         while pos >= 0:
+            k += 1
+            u = draws[k]
             track = tracks[at]
             player = track[0]
             empty = shore & ~occupied
             bits = split.get(empty) or t.bits_of(empty)
             step = 2 if left[player] else 1
             places = len(bits) * step
-            i = int(random() * (places + (len(track) > 1)))
+            i = int(u * (places + (len(track) > 1)))
             if i == places:
-                if random() >= scout_damping:
+                if u * SCOUT_SCALE % 1.0 >= scout_damping:
                     tracks[1 - at].append(track.pop(0))
                     scouted = True
                     continue
-                i = int(random() * places)
+                i = int(u * REDRAW_SCALE % 1.0 * places)
             bit = bits[i // step]
             mine = pieces[player]
-            if join and not neighbours[bit.bit_length() - 1] & mine and random() < join:
-                near = [b for b in bits if neighbours[b.bit_length() - 1] & mine]
-                if near:
-                    bit = near[int(random() * len(near))]
-            if i % step and random() >= double_damping and (
+            if i % step and u * DOUBLE_SCALE % 1.0 >= double_damping and (
                     not touching or neighbours[bit.bit_length() - 1] & mine):
                 doubles |= bit
                 left[player] -= 1

@@ -110,8 +110,9 @@ class SearchBot:
         win_weight: the weight of winning in the search's reward, the rest its margin
             (:func:`waddle.hex.rewards.rewards`).
         scout_damping: in playouts, how often a drawn scout is redrawn among the places.
-        join: in playouts, the probability that a place drawn away from the player's
-            own tokens moves next to them (:meth:`waddle.hex.playout.Playouts.run`).
+        common: common random numbers: the playouts after each root action read the
+            same random numbers for the same decisions of the game (by the visits of
+            that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -122,13 +123,15 @@ class SearchBot:
 
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
+    #: Common random numbers serve the first this many visits of each root action.
+    COMMON_STREAMS = 1024
     #: The share of the time budget an exact endgame may take before it gives way.
     SOLVER_SHARE = 0.5
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
                  touching: bool = True, win_weight: float = WIN_WEIGHT,
-                 scout_damping: float = 0.7, join: float = 0.0) -> None:
+                 scout_damping: float = 0.7, common: bool = True, scouts: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -137,7 +140,9 @@ class SearchBot:
         self.solver = solver
         self.touching = touching
         self.win_weight = win_weight
-        self.policy = (scout_damping, 0.0 if touching else self.DOUBLE_DAMPING, touching, join)
+        self.scouts = scouts
+        self.policy = (scout_damping, 0.0 if touching else self.DOUBLE_DAMPING, touching)
+        self.common = common
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -181,7 +186,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.win_weight, every_action)
+                     self.policy, self.win_weight, every_action, self.scouts, self.common)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -258,11 +263,12 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "win_weight", "root")
+    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "win_weight", "scouts",
+                 "seat", "common", "size", "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
                  touching: bool, policy: tuple, win_weight: float = WIN_WEIGHT,
-                 every_action: bool = False) -> None:
+                 every_action: bool = False, scouts: bool = True, common: bool = True) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.win_weight = win_weight
@@ -270,6 +276,11 @@ class _Tree:
         self.exploration = exploration
         self.touching = touching
         self.policy = policy            # the arguments of Playouts.run after random
+        self.scouts = scouts
+        self.seat = game.current_seat
+        self.common = common
+        self.size = playouts.decisions(game)               # random numbers a stream holds
+        self.streams: list[list[float]] = []               # by the visits of a root action
         self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
@@ -280,16 +291,30 @@ class _Tree:
         if self.touching and prune:
             actions = [a for a in actions
                        if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
+        if not self.scouts and game.current_seat == self.seat and len(actions) > 1:
+            actions = [a for a in actions if a.__class__ is Place]
         return _Node(action, mover, actions, len(game.players))
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = self.playouts.run(game, self.rng.random, *self.policy)
+        totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
+
+    def _stream(self, visits: int) -> list[float]:
+        """The random numbers of a playout through a root action visited ``visits`` times:
+        the ``visits``-th common stream, or fresh ones without common random numbers and
+        past ``COMMON_STREAMS``."""
+        random, size = self.rng.random, self.size
+        if not self.common or visits >= SearchBot.COMMON_STREAMS:
+            return [random() for _ in range(size)]
+        streams = self.streams
+        while len(streams) <= visits:
+            streams.append([random() for _ in range(size)])
+        return streams[visits]
 
     def _descend(self) -> list[_Node]:
         """Push the actions from the root to a new leaf (or a finished game); return
