@@ -2,9 +2,15 @@
 analysis of a position it gives.
 
 Each iteration walks down the tree choosing by UCB1 from the point of view of the
-player to act, expands one new action, finishes the game with :meth:`Game.playout`
-(random actions, scouts less often than places) and backs up every player's reward
-(:func:`waddle.hex.rewards.rewards`) and final totals. Doubles follow the *touching
+player to act, expands one new action, finishes the game with a playout of the search's
+own (:mod:`waddle.hex.playout`: random actions, scouts less often than places, scored
+faster than the engine does) and backs up every player's reward
+(:func:`waddle.hex.rewards.rewards`) and final totals. The playouts through each root
+action read *common random numbers*: the ``k``-th playout through one root action reads
+the same random number for each decision of the game as the ``k``-th through any other.
+The rounds' hexes are known in advance (each round fills its active hex's shore), so
+such playouts mostly place the same tokens after the round at hand, and the difference
+between two root actions is measured with much less noise. Doubles follow the *touching
 rule* (on by default): a double is searched, and played in playouts, only next to one
 of the player's own tokens, where it grows a waddle; elsewhere the single is played. So
 the search keeps its doubles for its waddles and considers fewer actions. When few
@@ -28,7 +34,7 @@ from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
-from waddle.hex.rewards import WIN_WEIGHT, rewards
+from waddle.hex.rewards import rewards
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +113,6 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
-        win_weight: the weight of winning in the search's reward, the rest its margin
-            (:func:`waddle.hex.rewards.rewards`).
-        scout_damping: in playouts, how often a drawn scout is redrawn among the places.
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
@@ -121,6 +124,8 @@ class SearchBot:
 
     name = "search"
 
+    #: In playouts, how often a drawn scout is redrawn among the places.
+    SCOUT_DAMPING = 0.7
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
     #: Common random numbers serve the first this many visits of each root action.
@@ -130,8 +135,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, win_weight: float = WIN_WEIGHT,
-                 scout_damping: float = 0.7, common: bool = True, scouts: bool = True) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -139,9 +143,7 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.win_weight = win_weight
-        self.scouts = scouts
-        self.policy = (scout_damping, 0.0 if touching else self.DOUBLE_DAMPING, touching)
+        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
@@ -186,7 +188,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.win_weight, every_action, self.scouts, self.common)
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -263,21 +265,17 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "win_weight", "scouts",
-                 "seat", "common", "size", "streams", "root")
+    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, win_weight: float = WIN_WEIGHT,
-                 every_action: bool = False, scouts: bool = True, common: bool = True) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
-        self.win_weight = win_weight
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
         self.policy = policy            # the arguments of Playouts.run after random
-        self.scouts = scouts
-        self.seat = game.current_seat
         self.common = common
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
@@ -291,8 +289,6 @@ class _Tree:
         if self.touching and prune:
             actions = [a for a in actions
                        if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
-        if not self.scouts and game.current_seat == self.seat and len(actions) > 1:
-            actions = [a for a in actions if a.__class__ is Place]
         return _Node(action, mover, actions, len(game.players))
 
     def iterate(self) -> None:
@@ -346,7 +342,7 @@ class _Tree:
         return best
 
     def _back_up(self, path: list[_Node], totals: list[int]) -> None:
-        shares = rewards(totals, self.win_weight)
+        shares = rewards(totals)
         self.root.visits += 1
         for node in path:
             node.visits += 1
