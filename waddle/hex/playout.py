@@ -1,7 +1,7 @@
 """The search's own playouts and final scoring: the engine's scoring
-(:func:`waddle.hex.scoring.totals`) in less time, and playouts like
-:meth:`Game.playout`'s that read their random numbers by decision, for common random
-numbers across the search's actions.
+(:func:`waddle.hex.scoring.totals`) in less time, and random playouts on scratch state
+that read their random numbers by decision, for common random numbers across the
+search's actions.
 
 A :class:`Playouts` serves one map and player count. Its scoring remembers each fishing
 pool's awards by the players' strengths there (a pool sees few patterns of strengths).
