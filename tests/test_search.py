@@ -95,12 +95,20 @@ def forced_win() -> Game:
                    "place -1,1", "double 4,0", "place 2,1"])
 
 
-@pytest.mark.parametrize("solver", [0, 5])
-def test_search_finds_the_only_winning_move(solver):
+@pytest.mark.parametrize(("solver", "common"), [(0, True), (0, False), (5, True)])
+def test_search_finds_the_only_winning_move(solver, common):
     game = forced_win()
     assert game.current_player == "red" and placements_left(game) == 4
-    bot = SearchBot(0, seconds=None, iterations=400, solver=solver)
+    bot = SearchBot(0, seconds=None, iterations=400, solver=solver, common=common)
     assert bot.choose(game) == Place((2, 0))
+
+
+def test_common_random_numbers_make_a_seeded_search_repeat_itself():
+    game = random_position(4, 8, players=4)
+    runs = [analyse(game, seconds=None, iterations=300, seed=3, solver=0, common=common)
+            for common in (True, True, False)]
+    assert runs[0] == runs[1]
+    assert sum(line.visits for line in runs[2].lines) == 300
 
 
 def test_the_exact_analysis_is_the_solved_endgame():

@@ -275,7 +275,7 @@ class _Tree:
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.policy = policy            # the arguments of Playouts.run after random
+        self.policy = policy            # the arguments of Playouts.run after draws and first
         self.common = common
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
