@@ -116,8 +116,6 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
-        scouts: whether the search weighs scouting for the player it moves for (else
-            it always places; the other players' scouts are searched either way).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -137,7 +135,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True, scouts: bool = True) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -147,7 +145,6 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
-        self.scouts = scouts
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -191,7 +188,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, self.scouts, every_action)
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -269,11 +266,10 @@ class _Tree:
     between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "seat", "scouts", "root")
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, scouts: bool = True,
-                 every_action: bool = False) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.rng = rng
@@ -283,8 +279,6 @@ class _Tree:
         self.common = common
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
-        self.seat = game.current_seat
-        self.scouts = scouts or every_action
         self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
@@ -295,8 +289,6 @@ class _Tree:
         if self.touching and prune:
             actions = [a for a in actions
                        if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
-        if not self.scouts and game.current_seat == self.seat:
-            actions = [a for a in actions if a.__class__ is Place]
         return _Node(action, mover, actions, len(game.players))
 
     def iterate(self) -> None:
