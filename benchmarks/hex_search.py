@@ -137,8 +137,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
-    parser.add_argument("--scout-damping", type=float, default=0.7,
-                        help="search: how often playouts redraw a drawn scout among the places")
     parser.add_argument("--no-common", dest="common", action="store_false",
                         help="search: no common random numbers across root actions")
     parser.add_argument("--search-seconds", type=float, default=None,
@@ -155,7 +153,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "common": args.common, "scout_damping": args.scout_damping}
+               "common": args.common}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()

@@ -36,9 +36,6 @@ from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
 from waddle.hex.rewards import rewards
 
-#: In playouts, how often a drawn scout is redrawn among the places (the default).
-SCOUT_DAMPING = 0.7
-
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -119,7 +116,6 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
-        scout_damping: in playouts, how often a drawn scout is redrawn among the places.
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -128,6 +124,8 @@ class SearchBot:
 
     name = "search"
 
+    #: In playouts, how often a drawn scout is redrawn among the places.
+    SCOUT_DAMPING = 0.7
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
     #: Common random numbers serve the first this many visits of each root action.
@@ -137,8 +135,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True,
-                 scout_damping: float = SCOUT_DAMPING) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -146,7 +143,7 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.policy = (scout_damping, 0.0 if touching else self.DOUBLE_DAMPING, touching)
+        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
