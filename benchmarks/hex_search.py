@@ -10,8 +10,10 @@ Chance is 25 %.
 
 The ``search`` options are flags, so each lever can be measured on its own:
 ``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
-doubles; both off leaves the fast playouts. ``--search-seconds`` gives the ``search``
-bot a budget of its own (to calibrate what more time is worth).
+doubles, ``--no-common`` the common random numbers of the playouts; all off leaves the
+search's own fast playouts. ``--search-seconds`` and ``--search-iterations`` give the
+``search`` bot a budget of its own (to calibrate what more time is worth, or to compare
+levers at a fixed ratio of iterations, whatever the machine's load).
 
 Run: ``PYTHONPATH=. python benchmarks/hex_search.py [--games N] [--seconds S | --iterations I]
 [--seed K] [--jobs J] [search options]`` from the repository's root; ``--smoke`` is the
