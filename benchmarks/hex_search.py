@@ -10,8 +10,10 @@ Chance is 25 %.
 
 The ``search`` options are flags, so each lever can be measured on its own:
 ``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
-doubles; both off leaves the fast playouts. ``--search-seconds`` gives the ``search``
-bot a budget of its own (to calibrate what more time is worth).
+doubles, ``--no-common`` the common random numbers of the playouts; all off leaves the
+search's own fast playouts. ``--search-seconds`` and ``--search-iterations`` give the
+``search`` bot a budget of its own (to calibrate what more time is worth, or to compare
+levers at a fixed ratio of iterations, whatever the machine's load).
 
 Run: ``PYTHONPATH=. python benchmarks/hex_search.py [--games N] [--seconds S | --iterations I]
 [--seed K] [--jobs J] [search options]`` from the repository's root; ``--smoke`` is the
@@ -36,14 +38,16 @@ PLAYERS = 4
 
 @dataclass(frozen=True)
 class Setup:
-    """What every game of a run shares: the budget per move (``search_seconds``, if
-    given, replaces ``seconds`` for the ``search`` bot), the seed, the ``search`` options."""
+    """What every game of a run shares: the budget per move (``search_seconds`` and
+    ``search_iterations``, if given, replace ``seconds`` and ``iterations`` for the
+    ``search`` bot), the seed, the ``search`` options."""
 
     seconds: float | None
     iterations: int | None
     seed: int
     options: dict
     search_seconds: float | None = None
+    search_iterations: int | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,8 @@ def play_game(setup: Setup, number: int) -> Outcome:
     """Play game ``number`` of a run to the end."""
     seat = number % PLAYERS
     budget = {"seconds": setup.seconds, "iterations": setup.iterations}
-    searching = {**budget, "seconds": setup.search_seconds or setup.seconds, **setup.options}
+    searching = {"seconds": setup.search_seconds or setup.seconds,
+                 "iterations": setup.search_iterations or setup.iterations, **setup.options}
     bots = [make_bot("search", setup.seed * 100_000 + number * 10 + s, **searching)
             if s == seat else make_bot("uct", setup.seed * 100_000 + number * 10 + s, **budget)
             for s in range(PLAYERS)]
@@ -134,8 +139,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: exact endgame from this many placements left (0: off)")
     parser.add_argument("--no-touching", dest="touching", action="store_false",
                         help="search: no touching rule for doubles")
+    parser.add_argument("--no-common", dest="common", action="store_false",
+                        help="search: no common random numbers across root actions")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
+    parser.add_argument("--search-iterations", type=int, default=None,
+                        help="calibration: a different iteration budget for the search bot")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest setting: one game at 5 iterations a move, one process")
     args = parser.parse_args(argv)
@@ -145,11 +154,15 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--games and --jobs must be at least 1")
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
-    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching}
-    setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds)
+    options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
+               "common": args.common}
+    setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
+                  args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()
     outcomes = play_all(setup, args.games, args.jobs)
     searching = "" if args.search_seconds is None else f" (search: {args.search_seconds} s)"
+    if args.search_iterations is not None:
+        searching += f" (search: {args.search_iterations} iterations)"
     print(f"{args.games} games, budget per move: seconds={args.seconds}{searching} "
           f"iterations={args.iterations}, seed {args.seed}, search options {options}")
     print(report(outcomes))

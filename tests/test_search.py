@@ -1,4 +1,4 @@
-"""The search bot: fast playouts, position keys, the exact endgame and the analysis."""
+"""The search bot: position keys, the exact endgame, the search and its analysis."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from waddle import COLOURS, Game, Map, Place, Water, parse_action, standard_map
+from waddle import COLOURS, Game, Map, Place, Water, parse_action
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.hexgrid import neighbours
 from waddle.hex.record import to_record
@@ -36,37 +36,6 @@ def random_position(seed: int, left: int, players: int = 2, mirror_match: bool =
     while placements_left(game) > left:
         game.push(rng.choice(game.legal_actions()))
     return game
-
-
-def pushed_playout(game: Game, random, scout_damping, double_damping, touching) -> list[int]:
-    """The reference playout: the draws ``Game.playout`` documents, through ``push``."""
-    game = game.copy()
-    while not game.is_over:
-        actions = game.legal_actions()
-        i = int(random() * len(actions))
-        if actions[i] == actions[-1] and not isinstance(actions[i], Place) and random() < scout_damping:
-            i = int(random() * (len(actions) - 1))
-        action = actions[i]
-        if isinstance(action, Place) and action.double and (
-                random() < double_damping or touching and not game.touches_own(action.hex)):
-            action = actions[i - 1]
-        game.push(action)
-    return game.live_totals()
-
-
-@pytest.mark.parametrize("seed", range(48))
-def test_playout_plays_the_game_push_would_play_and_leaves_the_game_alone(seed):
-    players, mirror = 2 + seed % 4, seed % 3 == 0
-    game = Game(standard_map(players, seed), COLOURS[:players], mirror_match=mirror)
-    rng = random.Random(seed)
-    for _ in range(seed * 3):
-        if not game.is_over:
-            game.push(rng.choice(game.legal_actions()))
-    policy = [(0.0, 0.0, False), (0.7, 0.8, False), (0.7, 0.0, True), (0.2, 0.5, True)][seed % 4]
-    before = to_record(game)
-    assert game.playout(random.Random(seed).random, *policy) == \
-        pushed_playout(game, random.Random(seed).random, *policy)
-    assert to_record(game) == before
 
 
 def test_touches_own_looks_at_the_current_players_tokens():
@@ -126,12 +95,20 @@ def forced_win() -> Game:
                    "place -1,1", "double 4,0", "place 2,1"])
 
 
-@pytest.mark.parametrize("solver", [0, 5])
-def test_search_finds_the_only_winning_move(solver):
+@pytest.mark.parametrize(("solver", "common"), [(0, True), (0, False), (5, True)])
+def test_search_finds_the_only_winning_move(solver, common):
     game = forced_win()
     assert game.current_player == "red" and placements_left(game) == 4
-    bot = SearchBot(0, seconds=None, iterations=400, solver=solver)
+    bot = SearchBot(0, seconds=None, iterations=400, solver=solver, common=common)
     assert bot.choose(game) == Place((2, 0))
+
+
+def test_common_random_numbers_make_a_seeded_search_repeat_itself():
+    game = random_position(4, 8, players=4)
+    runs = [analyse(game, seconds=None, iterations=300, seed=3, solver=0, common=common)
+            for common in (True, True, False)]
+    assert runs[0] == runs[1]
+    assert sum(line.visits for line in runs[2].lines) == 300
 
 
 def test_the_exact_analysis_is_the_solved_endgame():

@@ -14,6 +14,7 @@ solve can be given a deadline.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 
 from waddle.hex.actions import Action
 from waddle.hex.game import Game
@@ -29,9 +30,13 @@ def placements_left(game: Game) -> int:
     return left
 
 
-def solve(game: Game, deadline: float | None = None) -> list[tuple[Action, tuple[int, ...]]]:
+def solve(game: Game, deadline: float | None = None,
+          score: Callable[[Game], Sequence[int]] = Game.live_totals
+          ) -> list[tuple[Action, tuple[int, ...]]]:
     """Every legal action with the final totals (VP, seat order) max^n play reaches after
-    it, in :meth:`Game.legal_actions` order; ``game`` is unchanged.
+    it, in :meth:`Game.legal_actions` order; ``game`` is unchanged. ``score`` gives a
+    finished game's totals: :meth:`Game.live_totals` or a faster equal
+    (:meth:`waddle.hex.playout.Playouts.live_totals`).
 
     Its cost is exponential in :func:`placements_left`: meant for the last few.
 
@@ -42,22 +47,24 @@ def solve(game: Game, deadline: float | None = None) -> list[tuple[Action, tuple
     """
     if game.is_over:
         raise ValueError("the game is over: nothing to solve")
-    return _Solver(game.copy(), deadline).root()
+    return _Solver(game.copy(), deadline, score).root()
 
 
 class _Solver:
-    """One solve: the game it works on, the values found so far and its deadline."""
+    """One solve: the game it works on, the values found so far, its deadline and scoring."""
 
-    __slots__ = ("game", "values", "rewards", "deadline")
+    __slots__ = ("game", "values", "rewards", "deadline", "score")
 
     #: Positions solved between two looks at the clock.
     CHECK_EVERY = 64
 
-    def __init__(self, game: Game, deadline: float | None) -> None:
+    def __init__(self, game: Game, deadline: float | None,
+                 score: Callable[[Game], Sequence[int]]) -> None:
         self.game = game
         self.values: dict[tuple, tuple[int, ...]] = {}
         self.rewards: dict[tuple[int, ...], list[float]] = {}
         self.deadline = deadline
+        self.score = score
 
     def root(self) -> list[tuple[Action, tuple[int, ...]]]:
         return [(action, self.after(action)) for action in self.game.legal_actions()]
@@ -85,7 +92,7 @@ class _Solver:
         """The value of the game's position, from its final score or its actions' values."""
         game = self.game
         if game.is_over:
-            return tuple(game.live_totals())
+            return tuple(self.score(game))
         seat = game.current_seat
         return max((self.after(action) for action in game.legal_actions()),
                    key=lambda totals: self.reward(totals)[seat])

@@ -8,8 +8,9 @@ the events it caused; :meth:`Game.push` is the unchecked fast path for search an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from waddle.errors import IllegalActionError
 from waddle.hex.actions import Action, Place, Scout
@@ -343,64 +344,13 @@ class Game:
                 self._doubles_left[player] += 1
         return action
 
-    def playout(self, random: Callable[[], float], scout_damping: float = 0.0,
-                double_damping: float = 0.0, touching: bool = False) -> list[int]:
-        """Play random actions to the end on scratch state; return each player's final
-        total (VP, seat order). The game is unchanged (the fast path for search).
-
-        Each action is drawn uniformly from :meth:`legal_actions` with ``random()`` (floats
-        in ``[0, 1)``), except that a drawn scout is redrawn among the places with
-        probability ``scout_damping``, and a drawn double becomes the single on its hex
-        with probability ``double_damping``, and always when ``touching`` and the hex is
-        next to none of the player's own tokens. The draws are the same as playing
-        ``actions[int(random() * len(actions))]`` (and the redraws, in that order) with
-        :meth:`push`, so both give the same game for the same ``random``.
-        """
-        t, n = self._t, len(self.players)
-        pieces, doubles, occupied = list(self._pieces), self._doubles, self._occupied
-        left, tracks = list(self._doubles_left), [list(self._tracks[0]), list(self._tracks[1])]
-        at, scouted, pos, half, shore = self._at, self._scouted, self._pos, self._half, self._shore
-        earlier = [totals(t, p, d) for p, d, *_ in self._boards]
-        split, shores, neighbours = t.split, t.shore, t.ice_neighbours
-        while pos >= 0:
-            track = tracks[at]
-            player = track[0]
-            empty = shore & ~occupied
-            bits = split.get(empty) or t.bits_of(empty)
-            step = 2 if left[player] else 1
-            places = len(bits) * step
-            i = int(random() * (places + (len(track) > 1)))
-            if i == places:
-                if random() >= scout_damping:
-                    tracks[1 - at].append(track.pop(0))
-                    scouted = True
-                    continue
-                i = int(random() * places)
-            bit = bits[i // step]
-            if i % step and random() >= double_damping and (
-                    not touching or neighbours[bit.bit_length() - 1] & pieces[player]):
-                doubles |= bit
-                left[player] -= 1
-            pieces[player] |= bit
-            occupied |= bit
-            track.append(track.pop(0))
-            if shore & ~occupied:
-                continue
-            if scouted:
-                tracks[1 - at] += track
-                tracks[at] = []
-                at, scouted = 1 - at, False
-            order, start, pos = t.orders[half], pos + 1, -1
-            for p in range(start, len(order)):
-                if shores[order[p]] & ~occupied:
-                    pos, shore = p, shores[order[p]]
-                    break
-            if pos < 0 and self.mirror_match and half == 0:
-                earlier.append(totals(t, pieces, doubles))
-                pieces, doubles, occupied, left = [0] * n, 0, 0, [DOUBLES] * n
-                tracks, at, half, pos = [list(reversed(range(n))), []], 0, 1, 0
-                shore = shores[t.orders[1][0]]
-        return [sum(scores) for scores in zip(totals(t, pieces, doubles), *earlier)]
+    def snapshot(self) -> Snapshot:
+        """The position as plain data, for a playout of the caller's own (:class:`Snapshot`;
+        fresh lists, so the caller may change them; the search's are
+        :mod:`waddle.hex.playout`)."""
+        return Snapshot(list(self._pieces), self._doubles, self._occupied, list(self._doubles_left),
+                        [list(self._tracks[0]), list(self._tracks[1])], self._at, self._scouted,
+                        self._pos, self._half, [(list(p), d) for p, d, *_ in self._boards])
 
     def copy(self) -> Game:
         """An independent copy of this game, with its action stack."""
@@ -438,6 +388,27 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.current_player} to act at {self.active_hex}"
         return f"<Game {'/'.join(self.players)}, {len(self)} actions, {state}>"
+
+
+class Snapshot(NamedTuple):
+    """A position as plain data (:meth:`Game.snapshot`), over the map's
+    :class:`~waddle.hex.tables.Tables`: ``pieces`` per seat and ``doubles`` are ice
+    bitsets of this half's board, ``occupied`` their union; ``doubles_left`` per seat;
+    ``tracks`` turn tracks A and B as seats, front first; ``at`` the active track (0 or
+    1); ``scouted`` whether anyone scouted this round; ``pos`` the active hex's index in
+    ``Tables.orders[half]`` (-1: over); ``half`` 0, or 1 in a mirror match's second half;
+    ``earlier`` the ``(pieces, doubles)`` of the halves already played."""
+
+    pieces: list[int]
+    doubles: int
+    occupied: int
+    doubles_left: list[int]
+    tracks: list[list[int]]
+    at: int
+    scouted: bool
+    pos: int
+    half: int
+    earlier: list[tuple[list[int], int]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,8 +82,9 @@ class ScoreSheet(msgspec.Struct, frozen=True):
         return json_form(self)
 
 
-def _groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]]:
-    """Yield ``(group bitset, size)`` for each connected group in ``bits``."""
+def groups(tables: Tables, bits: int, doubles: int) -> Iterator[tuple[int, int]]:
+    """Yield ``(group bitset, size)`` for each connected group (a waddle) in ice bitset
+    ``bits``; ``size`` counts the hexes of ``doubles`` twice."""
     neighbours = tables.ice_neighbours
     while bits:
         group = bits & -bits
@@ -113,25 +114,30 @@ def _awards(mask: int, fish: tuple[int, ...], tokens: Sequence[int]
     """Strength of each player at one pool (its ``mask`` from ``Tables.pools``; the
     players' :func:`weighted` ``tokens``) and the fish each wins (RULES.md pools)."""
     strengths = [(w & mask).bit_count() for w in tokens]
+    return strengths, pool_awards(strengths, fish)
+
+
+def pool_awards(strengths: Sequence[int], fish: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The fish values each player wins at one pool (RULES.md "Scoring", pools), given
+    every player's ``strengths`` there (penguins, doubles counting 2; seat order) and the
+    pool's ``fish``, highest first."""
     if len(strengths) == 2:
         best = max(strengths)
-        return strengths, [fish if best and s == best else () for s in strengths]
+        return [fish if best and s == best else () for s in strengths]
     ranks = sorted({s for s in strengths if s}, reverse=True)
-    return strengths, [
-        (fish[ranks.index(s)],) if s and ranks.index(s) < len(fish) else () for s in strengths
-    ]
+    return [(fish[ranks.index(s)],) if s and ranks.index(s) < len(fish) else () for s in strengths]
 
 
 @cache
-def _points_by_size(cap: int, ice: int) -> tuple[int, ...]:
+def points_by_size(cap: int, ice: int) -> tuple[int, ...]:
     """``waddle_points(size, cap)`` for every size a map with ``ice`` ice hexes allows."""
     return tuple(waddle_points(size, cap) for size in range(2 * ice + 1))
 
 
 def totals(tables: Tables, pieces: Sequence[int], doubles: int) -> list[int]:
     """Each player's total VP on this board, in seat order (the fast path for bots)."""
-    points = _points_by_size(waddle_cap(len(pieces)), len(tables.ice))
-    out = [sum(points[size] for _, size in _groups(tables, p, doubles)) for p in pieces]
+    points = points_by_size(waddle_cap(len(pieces)), len(tables.ice))
+    out = [sum(points[size] for _, size in groups(tables, p, doubles)) for p in pieces]
     tokens = weighted(tables, pieces, doubles)
     for mask, fish in tables.pools:
         if fish:
@@ -147,7 +153,7 @@ def score_sheet(tables: Tables, players: Sequence[str], pieces: Sequence[int], d
     waddles, pools = [], []
     waddle_vp, pool_vp = dict.fromkeys(players, 0), dict.fromkeys(players, 0)
     for player, bits in zip(players, pieces):
-        for group, size in _groups(tables, bits, doubles):
+        for group, size in groups(tables, bits, doubles):
             points = waddle_points(size, cap)
             waddles.append(Waddle(player, tuple(tables.hexes(group)), size, points))
             waddle_vp[player] += points

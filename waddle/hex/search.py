@@ -2,9 +2,15 @@
 analysis of a position it gives.
 
 Each iteration walks down the tree choosing by UCB1 from the point of view of the
-player to act, expands one new action, finishes the game with :meth:`Game.playout`
-(random actions, scouts less often than places) and backs up every player's reward
-(:func:`waddle.hex.rewards.rewards`) and final totals. Doubles follow the *touching
+player to act, expands one new action, finishes the game with a playout of the search's
+own (:mod:`waddle.hex.playout`: random actions, scouts less often than places, scored
+faster than the engine does) and backs up every player's reward
+(:func:`waddle.hex.rewards.rewards`) and final totals. The playouts through each root
+action read *common random numbers*: the ``k``-th playout through one root action reads
+the same random number for each decision of the game as the ``k``-th through any other.
+The rounds' hexes are known in advance (each round fills its active hex's shore), so
+such playouts mostly place the same tokens after the round at hand, and the difference
+between two root actions is measured with much less noise. Doubles follow the *touching
 rule* (on by default): a double is searched, and played in playouts, only next to one
 of the player's own tokens, where it grows a waddle; elsewhere the single is played. So
 the search keeps its doubles for its waddles and considers fewer actions. When few
@@ -26,7 +32,8 @@ from dataclasses import dataclass
 from waddle.hex.actions import Action, Place
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
-from waddle.hex.game import Game
+from waddle.hex.game import Game, tables_of
+from waddle.hex.playout import Playouts
 from waddle.hex.rewards import rewards
 
 
@@ -106,6 +113,9 @@ class SearchBot:
             The default, 4, solves in about 20 ms on a 4-player standard map.
         touching: the touching rule for doubles (else every double is searched,
             and playouts play a drawn double with probability 1 - ``DOUBLE_DAMPING``).
+        common: common random numbers: the playouts after each root action read the
+            same random numbers for the same decisions of the game (by the visits of
+            that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -118,12 +128,14 @@ class SearchBot:
     SCOUT_DAMPING = 0.7
     #: In playouts without the touching rule, how often a drawn double becomes a single.
     DOUBLE_DAMPING = 0.8
+    #: Common random numbers serve the first this many visits of each root action.
+    COMMON_STREAMS = 1024
     #: The share of the time budget an exact endgame may take before it gives way.
     SOLVER_SHARE = 0.5
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -131,7 +143,10 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
+        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
+        self.common = common
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
+        self._playouts: Playouts | None = None      # of the last game searched
 
     @property
     def seconds(self) -> float | None:
@@ -165,15 +180,23 @@ class SearchBot:
         start = time.perf_counter()
         if placements_left(game) <= self.solver:
             try:
-                analysis = _exact(game, self._budget.deadline(start, self.SOLVER_SHARE))
+                analysis = _exact(game, self._budget.deadline(start, self.SOLVER_SHARE),
+                                  self._playouts_of(game))
             except TimeoutError:
                 pass                    # too slow: search for what is left of the budget
             else:
                 self.last_iterations = 0
                 return analysis
-        tree = _Tree(game, self._rng, self.exploration, self.touching, every_action)
+        tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
+
+    def _playouts_of(self, game: Game) -> Playouts:
+        """The playouts of ``game``'s map (those of the last game, when they fit)."""
+        if self._playouts is None or not self._playouts.fits(game):
+            self._playouts = Playouts(tables_of(game.map), len(game.players), game.mirror_match)
+        return self._playouts
 
 
 def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None = None,
@@ -201,15 +224,15 @@ def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None =
     return SearchBot(seed, seconds=seconds, iterations=iterations, **options).analyse(game, stop, every_action)
 
 
-def _exact(game: Game, deadline: float | None) -> Analysis:
-    """The analysis of ``game`` by the exact endgame.
+def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
+    """The analysis of ``game`` by the exact endgame, scored by ``playouts``.
 
     Raises:
         TimeoutError: past ``deadline`` (:func:`waddle.hex.endgame.solve`).
     """
     seat = game.current_seat
     lines = [Line(action, 0, rewards(totals)[seat], _by_colour(game, totals))
-             for action, totals in solve(game, deadline)]
+             for action, totals in solve(game, deadline, playouts.live_totals)]
     lines.sort(key=lambda line: -line.reward)      # stable: ties keep the legal order
     return Analysis(game.current_player, lines[0].action, lines[0].scores, tuple(lines), 0, True)
 
@@ -242,15 +265,20 @@ class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
     between iterations, and the root node."""
 
-    __slots__ = ("game", "rng", "exploration", "touching", "damping", "root")
+    __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
+                 "streams", "root")
 
-    def __init__(self, game: Game, rng: random.Random, exploration: float, touching: bool,
-                 every_action: bool = False) -> None:
+    def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
+        self.playouts = playouts
         self.rng = rng
         self.exploration = exploration
         self.touching = touching
-        self.damping = (SearchBot.SCOUT_DAMPING, 0.0 if touching else SearchBot.DOUBLE_DAMPING)
+        self.policy = policy            # the arguments of Playouts.run after draws and first
+        self.common = common
+        self.size = playouts.decisions(game)               # random numbers a stream holds
+        self.streams: list[list[float]] = []               # by the visits of a root action
         self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
@@ -267,10 +295,22 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = game.playout(self.rng.random, *self.damping, self.touching)
+        totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
+
+    def _stream(self, visits: int) -> list[float]:
+        """The random numbers of a playout through a root action visited ``visits`` times:
+        the ``visits``-th common stream, or fresh ones without common random numbers and
+        past ``COMMON_STREAMS``."""
+        random, size = self.rng.random, self.size
+        if not self.common or visits >= SearchBot.COMMON_STREAMS:
+            return [random() for _ in range(size)]
+        streams = self.streams
+        while len(streams) <= visits:
+            streams.append([random() for _ in range(size)])
+        return streams[visits]
 
     def _descend(self) -> list[_Node]:
         """Push the actions from the root to a new leaf (or a finished game); return
