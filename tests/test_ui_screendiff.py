@@ -46,15 +46,21 @@ def output(diff, screen: Screen, previous: Screen | None, width: int = SIZE.colu
     return stream.getvalue()
 
 
-def wrapped():
-    """The diff :func:`screendiff.install` puts in place, installed on the original."""
+def installed_over(diff):
+    """What :func:`screendiff.install` leaves in place of ``diff`` (prompt-toolkit's own
+    diff is put back afterwards)."""
     saved = renderer._output_screen_diff
-    renderer._output_screen_diff = ORIGINAL
+    renderer._output_screen_diff = diff
     try:
         screendiff.install()
         return renderer._output_screen_diff
     finally:
         renderer._output_screen_diff = saved
+
+
+def wrapped():
+    """The diff :func:`screendiff.install` puts in place, installed on the original."""
+    return installed_over(ORIGINAL)
 
 
 @settings(max_examples=300, deadline=None)
@@ -85,23 +91,11 @@ def test_an_unchanged_row_is_left_out_and_a_changed_one_kept_as_a_copy():
 
 def test_installing_twice_wraps_once():
     diff = wrapped()
-    saved = renderer._output_screen_diff
-    renderer._output_screen_diff = diff
-    try:
-        screendiff.install()
-        assert renderer._output_screen_diff is diff
-    finally:
-        renderer._output_screen_diff = saved
+    assert installed_over(diff) is diff
 
 
 def test_a_diff_with_other_parameters_is_left_as_it_is():
     def other(app, output, screen, something_new):
         pass
 
-    saved = renderer._output_screen_diff
-    renderer._output_screen_diff = other
-    try:
-        screendiff.install()
-        assert renderer._output_screen_diff is other
-    finally:
-        renderer._output_screen_diff = saved
+    assert installed_over(other) is other
