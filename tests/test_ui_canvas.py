@@ -27,6 +27,13 @@ def test_text_is_placed_from_the_top_left_of_its_space_and_cut_at_its_edges():
     assert all(screen.data_buffer[3][x].char == " " for x in range(2, 8))  # nor below
 
 
+def test_the_screen_counts_the_canvas_rows_even_blank_ones():
+    """The renderer draws the rows up to the screen's height: a canvas at the bottom
+    (the key hints) would not show."""
+    screen, _ = draw([("", "a")], height=3, top=20)
+    assert screen.height == 23
+
+
 def test_unstyled_spaces_are_left_unwritten_and_styled_ones_are_written():
     screen, _ = draw([("", "a  b"), ("class:cursor", "  ")])
     written = screen.data_buffer[1]
@@ -54,6 +61,18 @@ def test_a_mouse_event_reaches_the_handler_relative_to_the_canvas():
                        button=MouseButton.LEFT, modifiers=frozenset())
     handlers.mouse_handlers[2][5](event)
     assert seen == [Point(x=3, y=1)]
+
+
+def test_the_mouse_handler_covers_the_canvas_and_nothing_else():
+    mine = object()
+    screen, handlers = Screen(), MouseHandlers()
+    canvas = Canvas(lambda: [("", "ab")], on_mouse=lambda event: mine)
+    canvas.write_to_screen(screen, handlers, WritePosition(2, 1, 6, 2), "", False, None)
+    event = MouseEvent(position=Point(x=0, y=0), event_type=MouseEventType.MOUSE_UP,
+                       button=MouseButton.LEFT, modifiers=frozenset())
+    covered = {(x, y) for y, row in handlers.mouse_handlers.items() for x, handler in row.items()
+               if handler(event) is mine}
+    assert covered == {(x, y) for x in range(2, 8) for y in range(1, 3)}
 
 
 def test_a_canvas_drawn_again_shows_the_changed_line_and_every_other_line_as_before():

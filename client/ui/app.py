@@ -93,7 +93,7 @@ class WaddleApp:
         body = self._body_height
         self._game = VSplit([
             Canvas(self._board, width=self._board_width, height=body, on_mouse=self._mouse),
-            Window(width=1, char="|" if ascii else "│", style="class:dim", height=body),
+            Canvas(self._separator, width=1, height=body),
             Canvas(self._panel, width=self._panel_width, height=body),
         ])
         self._text = Window(FormattedTextControl(self._text_screen), height=body)
@@ -101,7 +101,7 @@ class WaddleApp:
             self._focus,
             DynamicContainer(lambda: self._game if self._screen() == "game" else self._text),
             ConditionalContainer(self._chat_window, filter=in_chat),
-            ConditionalContainer(Window(FormattedTextControl(self._hints), height=1), filter=~in_chat),
+            ConditionalContainer(Canvas(self._hints, height=1), filter=~in_chat),
         ])
         screendiff.install()
         self.application = Application(
@@ -261,6 +261,10 @@ class WaddleApp:
 
     def _banner(self):
         return panels.banner(self.state, self.ui, self.controller.view, self.controller.replay)
+
+    def _separator(self):
+        """The line between the board and the panel, the body's height."""
+        return [("class:dim", "\n".join(("|" if self.ascii else "│") * self._body_height().preferred))]
 
     def _hints(self):
         return panels.hints(self.state, self.ui, self.controller.view, self._size()[0], self.controller.replay)
