@@ -12,8 +12,11 @@ milliseconds per frame (median of many):
   control is asked for its text again (prompt-toolkit's per-frame caches are keyed by
   its render counter, which a frame advances); then layout, the screen buffer and the
   diff to a dummy terminal;
-- ``event``: the frame after another player's move (the event reaches the view, the board,
-  the log and the live score change; then the frame as above);
+- ``event``: the frame after another player's move that starts the player's turn, in a
+  game going on (the event reaches the view, the legal hexes appear, the log scrolls and
+  the live score changes; then the frame as above);
+- ``first event``: the frame after another player's move on a fresh table and terminal
+  (the first move drawn: styles not met before, no line kept but the first frame's);
 - ``whole``: the same change drawn with nothing kept from the frame before (the canvas's
   lines and the terminal's screen drawn anew, as after a resize): the most a frame costs;
 - ``cached``: the same screen drawn again with nothing changed and the render counter
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import random
 import statistics
 import subprocess
@@ -90,10 +94,10 @@ def table() -> TableState:
     return table_and_game()[0]
 
 
-def table_and_game(to_act: str = "red") -> tuple[TableState, Game]:
-    """:func:`table`, ``to_act`` to act, and the host's game."""
+def table_and_game(to_act: str = "red", seed: int = 1) -> tuple[TableState, Game]:
+    """:func:`table`, ``to_act`` to act, and the host's game (``seed``: its moves so far)."""
     game = Game(standard_map(5, 1), COLOURS)
-    rng = random.Random(1)
+    rng = random.Random(seed)
     while len(game.empty_ice) > len(game.map.ice) // 2 or game.current_player != to_act:
         game.apply(rng.choice(game.legal_actions()))
     seats = [SeatInfo(seat=i, label=c, colour=c, name=f"player {c}", connected=True, ready=True)
@@ -109,27 +113,39 @@ def table_and_game(to_act: str = "red") -> tuple[TableState, Game]:
     return state, game
 
 
-def event_ms(columns: int, rows: int, n: int) -> float:
-    """The median CPU time (ms) of the frame after another player's move: the event
-    followed by the view, the board, the log and the scores drawn anew (each sample on a
-    fresh table whose frame before was drawn, and the set-up's garbage collected, untimed)."""
-    times = []
-    for _ in range(n):
-        state, game = table_and_game(to_act="blue")
+def event_ms(columns: int, rows: int, n: int, *, first: bool = False) -> float:
+    """The median CPU time (ms) of the frame after another player's move that makes it the
+    player's (red's) turn: the event, the view, the board with the legal hexes, the log
+    and the scores drawn anew. The tables play on from :func:`table` (seeds 1, 2, ...) and
+    every move is drawn as it arrives, as in a game; only those frames are timed (the
+    garbage of the untimed ones collected first).
+
+    ``first``: each sample on a fresh table and terminal instead, timing the frame after
+    the next player's (blue's) move, whose only frame before is the first: as if no move
+    had been drawn yet (the renderer has not met the log's and the markers' styles)."""
+    times: list[float] = []
+    for seed in itertools.count(1):
+        state, game = table_and_game("blue" if first else "red", seed)
         ui_app = WaddleApp(Still(state), input=DummyInput(), output=Screen(columns, rows))
-        app = ui_app.application
+        app, rng = ui_app.application, random.Random(seed)
         with set_app(app):
             app.renderer.reset()
             app.renderer.render(app, app.layout)
-            action = random.Random(len(times)).choice(game.legal_actions())
-            gc.collect()  # the set-up's garbage is not this frame's
-            start = time.process_time()
-            seat = game.players.index(game.current_player)
-            state.apply(Played(version=state.version + 1, seat=seat, events=game.apply(action)))
-            ui_app.controller.redraw()
-            app_frame(app, lambda: None)()
-            times.append(time.process_time() - start)
-    return statistics.median(times) * 1000
+            while not game.is_over and len(times) < n:
+                seat = game.players.index(game.current_player)
+                events = game.apply(rng.choice(game.legal_actions()))
+                yours = seat != 0 and not game.is_over and game.current_player == "red"
+                gc.collect()
+                start = time.process_time()
+                state.apply(Played(version=state.version + 1, seat=seat, events=events))
+                ui_app.controller.redraw()
+                app_frame(app, lambda: None)()
+                if yours or first:
+                    times.append(time.process_time() - start)
+                if first:
+                    break
+        if len(times) >= n:
+            return statistics.median(times) * 1000
 
 
 def median_ms(fn, n: int) -> float:
@@ -184,6 +200,7 @@ def frames(columns: int, rows: int, n: int) -> dict[str, float]:
 
         out["whole"] = median_ms(app_frame(app, everything_anew), n)
         out["event"] = event_ms(columns, rows, max(3, n // 10))
+        out["first event"] = event_ms(columns, rows, max(3, n // 10), first=True)
         out["cached"] = median_ms(app_frame(app, lambda: None, new_frame=False), n)
     plain = Application(layout=Layout(Window(FormattedTextControl("Waddle"))), full_screen=True,
                         input=DummyInput(), output=Screen(columns, rows))

@@ -19,6 +19,7 @@ import enum
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from protocol import (
@@ -69,6 +70,12 @@ class ChatLine:
 class Desync(Exception):
     """An event does not follow from the view (a gap in versions, or events the game's
     view refuses); the client must resync."""
+
+
+@lru_cache(maxsize=256)
+def _printed_name(name: str, label: str) -> str:
+    """A seat's name cleaned and as printed (cached: every frame names each seat often)."""
+    return shown(clean_name(name, label))
 
 
 class TableState:
@@ -187,7 +194,7 @@ class TableState:
         """The name at the seat labelled ``label``, cleaned and as printed
         (:func:`protocol.text.shown`; the label itself if unknown)."""
         seat = next((s for s in self.seats if s.label == label), None)
-        return shown(clean_name(seat.name, label)) if seat else label
+        return _printed_name(seat.name, label) if seat else label
 
     # -- changes ----------------------------------------------------------------------
 

@@ -141,7 +141,7 @@ def test_ascii_mode_is_seven_bit_and_unicode_mode_uses_a_dot():
 def test_styles_name_terrain_player_and_markers():
     game = played(3, 6, moves=4)
     board = render_board(game.map, game.tokens, width=120, height=40, active=game.active_hex)
-    styles = " ".join(f[0] for f in board.fragments())
+    styles = " ".join(f[0] for line in board.lines for f in line)
     for name in ("class:ice", "class:water", "class:active", "class:player.red"):
         assert name in styles
 
@@ -152,6 +152,6 @@ def test_the_last_placement_is_styled_but_adds_no_characters():
     plain = render_board(game.map, game.tokens, width=120, height=40)
     marked = render_board(game.map, game.tokens, width=120, height=40, last={hex})
     assert marked.text() == plain.text()
-    styled = "".join(f[1] for f in marked.fragments() if "class:last" in f[0])
+    styled = "".join(f[1] for line in marked.lines for f in line if "class:last" in f[0])
     assert LETTER[game.tokens[hex][0]] in styled
-    assert not any("class:last" in f[0] for f in plain.fragments())
+    assert not any("class:last" in f[0] for line in plain.lines for f in line)

@@ -92,7 +92,7 @@ class WaddleApp:
         in_chat = Condition(lambda: self.ui.mode == "chat")
         body = self._body_height
         self._game = VSplit([
-            Canvas(self._board, width=self._board_width, height=body, on_mouse=self._mouse),
+            Canvas(lines=self._board, width=self._board_width, height=body, on_mouse=self._mouse),
             Canvas(self._separator, width=1, height=body),
             Canvas(self._panel, width=self._panel_width, height=body),
         ])
@@ -222,12 +222,12 @@ class WaddleApp:
     def _body_height(self) -> Dimension:
         return Dimension.exact(max(1, self._size()[1] - 2))
 
-    def _board(self):
-        """The board's fragments, centred vertically in the rows it has."""
+    def _board(self) -> tuple:
+        """The board's lines, centred vertically in the rows it has."""
         frame = self._frame()
         if frame.board is None:
-            return []
-        return [("", "\n" * self._board_top(frame))] + frame.board.fragments
+            return ()
+        return ((),) * self._board_top(frame) + frame.board.lines
 
     @staticmethod
     def _board_top(frame: _Frame) -> int:

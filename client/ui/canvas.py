@@ -8,7 +8,8 @@ characters that show and leaves unstyled spaces unwritten (the screen is blank t
 a frame costs what is visible, not the area: the board of a 5-player game at 200x60 is
 about 1,800 visible characters in 9,500 cells (docs/benchmarks.md, "Terminal UI"). And a
 line drawn the frame before, at the same place, reuses that frame's cells: after a key
-moves the cursor, only the lines it changed are laid out again.
+moves the cursor, only the lines it changed are laid out again; and in those, a fragment
+already laid out at the same column reuses its cells (a board line whose one hex changed).
 
 Characters are placed by their width in terminal cells as prompt-toolkit counts them
 (:func:`prompt_toolkit.utils.get_cwidth`): a wide character takes two cells, a zero-width
@@ -18,7 +19,8 @@ one (a joiner, a variation selector) joins the character before it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.formatted_text import AnyFormattedText, StyleAndTextTuples, to_formatted_text
@@ -29,6 +31,9 @@ from prompt_toolkit.layout.screen import _CHAR_CACHE, Char, Screen, WritePositio
 from prompt_toolkit.mouse_events import MouseEvent
 
 __all__ = ["Canvas"]
+
+#: One line of a canvas: its ``(style, text)`` fragments, without line breaks.
+Line = tuple[tuple[str, str], ...]
 
 _EMPTY = _CHAR_CACHE["", ""]
 #: A piece of a line: unstyled, runs of spaces (left unwritten) and runs of anything else;
@@ -43,6 +48,9 @@ class Canvas(Container):
     Args:
         text: a callable returning the fragments to draw, lines split by ``"\\n"``. No
             wrapping, no scrolling, no cursor: what does not fit the space is cut.
+        lines: instead of ``text``, a callable returning the lines to draw, each a tuple
+            of ``(style, text)`` fragments without line breaks (the board keeps its lines
+            so, and a line that is the same object as the frame before is found at once).
         width, height: the space wanted (a number, a :class:`Dimension` or a callable
             returning one), as for a ``Window``.
         on_mouse: called with a mouse event whose position is relative to the canvas's top
@@ -50,10 +58,13 @@ class Canvas(Container):
             does not handle it. ``None``: mouse events pass.
     """
 
-    def __init__(self, text: Callable[[], AnyFormattedText], *, width: AnyDimension = None,
+    def __init__(self, text: Callable[[], AnyFormattedText] | None = None, *,
+                 lines: Callable[[], Sequence[Line]] | None = None, width: AnyDimension = None,
                  height: AnyDimension = None,
                  on_mouse: Callable[[MouseEvent], object] | None = None) -> None:
-        self.text = text
+        if (text is None) == (lines is None):
+            raise TypeError("a Canvas draws either text or lines")
+        self.lines = lines or (lambda: _lines(to_formatted_text(text())))
         self.width = width
         self.height = height
         self.on_mouse = on_mouse
@@ -82,7 +93,7 @@ class Canvas(Container):
         left, top = position.xpos, position.ypos
         right, bottom = left + position.width, top + position.height
         drawn = {}
-        for y, line in zip(range(top, bottom), _lines(to_formatted_text(self.text()))):
+        for y, line in zip(range(top, bottom), self.lines()):
             key = (left, right, parent_style, line)
             cells = self._drawn.get(key)
             if cells is None:
@@ -115,7 +126,7 @@ def _set_mouse_handler(mouse_handlers: MouseHandlers, left: int, right: int, top
         mouse_handlers.mouse_handlers[y].update(row)
 
 
-def _lines(fragments: StyleAndTextTuples) -> Iterator[tuple[tuple[str, str], ...]]:
+def _lines(fragments: StyleAndTextTuples) -> Iterator[Line]:
     """The ``(style, text)`` fragments of each line, without the line breaks."""
     line: list[tuple[str, str]] = []
     for style, text, *_ in fragments:
@@ -131,21 +142,46 @@ def _lines(fragments: StyleAndTextTuples) -> Iterator[tuple[tuple[str, str], ...
     yield tuple(line)
 
 
-def _cells(line: tuple[tuple[str, str], ...], left: int, right: int,
-           parent_style: str) -> dict[int, Char]:
+def _cells(line: Line, left: int, right: int, parent_style: str) -> dict[int, Char]:
     """The cells one line sets, by column, from ``left`` and cut at ``right``."""
     row: dict[int, Char] = {}
     x = left
     for style, text in line:
-        blank = not style.strip()  # its spaces need not be written
-        style = f"{parent_style} {style}" if parent_style else style
-        for piece in (_PIECES if blank else _CELLS).finditer(text):
-            run = piece.group()
-            if blank and run[0] == " ":
-                x += len(run)
-            else:
-                x = _put(row, x, left, right, run, style)
+        drawn = _fragment(x, style, text, left, right, parent_style) if text else None
+        if drawn is None:
+            x = _draw(row, x, left, right, style, text, parent_style)
+        else:
+            cells, x = drawn
+            row.update(cells)
     return row
+
+
+@lru_cache(maxsize=8192)
+def _fragment(x: int, style: str, text: str, left: int, right: int,
+              parent_style: str) -> tuple[dict[int, Char], int] | None:
+    """The cells one fragment sets from cell ``x`` and the cell after it, or ``None``
+    if it holds a zero-width character (it joins the cell before, which may be another
+    fragment's: such a fragment is drawn in its line). (Cached: a changed line mostly
+    holds the fragments it held, at the same places.)"""
+    if any(_CHAR_CACHE[c, style].width == 0 for c in text):
+        return None
+    cells: dict[int, Char] = {}
+    return cells, _draw(cells, x, left, right, style, text, parent_style)
+
+
+def _draw(row: dict[int, Char], x: int, left: int, right: int, style: str, text: str,
+          parent_style: str) -> int:
+    """Write one fragment from cell ``x`` of ``row``, cut at ``right``; return the cell
+    after it. An unstyled fragment's spaces are left unwritten."""
+    blank = not style.strip()
+    style = f"{parent_style} {style}" if parent_style else style
+    for piece in (_PIECES if blank else _CELLS).finditer(text):
+        run = piece.group()
+        if blank and run[0] == " ":
+            x += len(run)
+        else:
+            x = _put(row, x, left, right, run, style)
+    return x
 
 
 def _put(row: dict, x: int, left: int, right: int, run: str, style: str) -> int:

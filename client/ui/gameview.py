@@ -73,14 +73,23 @@ MOVES = {
 
 @dataclass(frozen=True, slots=True)
 class Drawn:
-    """The game's board drawn for a space: its ``fragments``, its ``width`` and ``height``
-    in characters, and ``at(x, y)``: what a click at that place of it chooses (``None``:
-    nothing)."""
+    """The game's board drawn for a space: its ``lines`` (each a tuple of ``(style,
+    text)`` fragments; a line unchanged since the last frame may be the same object,
+    which draws faster), its ``width`` and ``height`` in characters, and ``at(x, y)``:
+    what a click at that place of it chooses (``None``: nothing)."""
 
-    fragments: Fragments
+    lines: tuple[tuple[tuple[str, str], ...], ...]
     width: int
     height: int
     at: Callable[[int, int], Any]
+
+    @property
+    def fragments(self) -> Fragments:
+        """The lines as one fragment list, joined by ``"\\n"``."""
+        out: Fragments = []
+        for i, line in enumerate(self.lines):
+            out += ([("", "\n")] if i else []) + list(line)
+        return out
 
 
 class GameView(ABC):

@@ -236,10 +236,6 @@ class GameView(Base):
         lines: list[Fragments] = [[("", " " * indent), *line] for line in places.lines] + [[]]
         lines += [cut_line(line, wide, ascii=self.shell.ascii) for line in lower]
         lines += [[] for _ in range(min(height, places.height + 1 + LOWER_MAX) - len(lines))]
-        fragments: Fragments = []
-        for i, line in enumerate(lines):
-            fragments += ([("", "\n")] if i else []) + list(line)
-
         def at(x: int, y: int):
             if y < places.height:
                 place = places.place_at(x - indent, y)
@@ -247,7 +243,7 @@ class GameView(Base):
             index = y - places.height - 1
             return ("item", items[index]) if 0 <= index < len(items) and items[index] is not None else None
 
-        return Drawn(fragments, wide, len(lines), at)
+        return Drawn(tuple(map(tuple, lines)), wide, len(lines), at)
 
     def needed_size(self) -> tuple[int, int]:
         _, width, height, _ = geometry(self.game.layout)

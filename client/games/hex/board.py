@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from waddle.hex.hexgrid import Hex
 from waddle.hex.maps import Map
@@ -52,8 +53,9 @@ _MARKERS = {"suggest": "**", "cursor": "[]", "active": "><", "highlight": "{}", 
 class Board:
     """A rendered board.
 
-    ``lines`` holds one list of ``(style, text)`` fragments per text line (each line
-    exactly ``width`` characters); ``cells`` maps each hex to the ``(x, y)`` of its
+    ``lines`` holds one tuple of ``(style, text)`` fragments per text line (each line
+    exactly ``width`` characters; a line whose cells look as they did on a board drawn
+    before is the same object, so a frame finds it unchanged at once); ``cells`` maps each hex to the ``(x, y)`` of its
     cell's top-left character; ``size`` is the cell size used.
     """
 
@@ -61,16 +63,6 @@ class Board:
     cells: Mapping[Hex, tuple[int, int]]
     size: CellSize
     width: int
-
-    def fragments(self) -> list[Fragment]:
-        """All lines as one prompt-toolkit fragment list, lines joined by ``"\\n"``
-        (the unstyled padding at the end of each line left out)."""
-        out: list[Fragment] = []
-        for i, line in enumerate(self.lines):
-            if i:
-                out.append(("", "\n"))
-            out.extend(line[:-1] if line and not line[-1][0] else line)
-        return out
 
     def text(self) -> str:
         """The board as plain text, one line per text line, trailing spaces removed."""
@@ -136,11 +128,10 @@ def render_board(
     top = min(r for _, r in map.hexes)
     cells = {(q, r): ((2 * q + r - left) * w // 2, (r - top) * h) for q, r in map.hexes}
     total, lines = board_extent(map, size)
-    rows: list[list[tuple[int, list[Fragment]]]] = [[] for _ in range(lines)]
+    rows: list[list[tuple[int, tuple[Fragment, ...]]]] = [[] for _ in range(lines)]
     legal, highlight, outline, last = set(legal), set(highlight), set(outline), set(last)
     for hex, (x, y) in cells.items():
         style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)
-        labels = labels[:h]
         marker = ("suggest" if hex == suggested else "cursor" if hex == cursor else "active" if hex == active
                   else "highlight" if hex in highlight else "outline" if hex in outline else None)
         if hex in highlight:
@@ -149,12 +140,9 @@ def render_board(
             style += " class:outline"
         if hex in last:
             style += " class:last"
-        first = (h - len(labels)) // 2
-        for line in range(h):
-            index = line - first
-            label = labels[index] if 0 <= index < len(labels) else ""
-            rows[y + line].append((x, _cell_line(label, w, style, index == 0, marker)))
-    return Board(tuple(_join(row, total) for row in rows), cells, size, total)
+        for line, fragments in enumerate(_cell_lines(style, tuple(labels[:h]), w, h, marker)):
+            rows[y + line].append((x, fragments))
+    return Board(tuple(_join(tuple(row), total) for row in rows), cells, size, total)
 
 
 def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: bool,
@@ -186,20 +174,35 @@ def fish_label(fish: tuple[int, ...], width: int) -> str:
     return text
 
 
-def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None) -> list[Fragment]:
+@lru_cache(maxsize=1024)
+def _cell_lines(style: str, labels: tuple[str, ...], w: int, h: int,
+                marker: str | None) -> tuple[tuple[Fragment, ...], ...]:
+    """The ``h`` text lines of a cell ``w`` wide: its labels centred vertically; the
+    first label's line between the markers, the others followed by a space. (Cached:
+    most cells look the same from one frame to the next, and so do most lines.)"""
+    first = (h - len(labels)) // 2
+    lines = []
+    for line in range(h):
+        index = line - first
+        label = labels[index] if 0 <= index < len(labels) else ""
+        lines.append(_cell_line(label, w, style, index == 0, marker))
+    return tuple(lines)
+
+
+def _cell_line(label: str, w: int, style: str, first: bool, marker: str | None) -> tuple[Fragment, ...]:
     """One text line of a cell: marker, centred label, marker (other lines: label, space)."""
     if not first:
-        parts = [(style, label[:w - 1].center(w - 1)), (style, " ")]
-    else:
-        left, right = _MARKERS[marker] if marker else "  "
-        mark_style = f"{style} class:{marker}" if marker else style
-        parts = [(mark_style, left), (style, label[:w - 2].center(w - 2)), (mark_style, right)]
-    return parts
+        return (style, label[:w - 1].center(w - 1)), (style, " ")
+    left, right = _MARKERS[marker] if marker else "  "
+    mark_style = f"{style} class:{marker}" if marker else style
+    return (mark_style, left), (style, label[:w - 2].center(w - 2)), (mark_style, right)
 
 
-def _join(row: list[tuple[int, list[Fragment]]], total: int) -> tuple[Fragment, ...]:
+@lru_cache(maxsize=1024)
+def _join(row: tuple[tuple[int, tuple[Fragment, ...]], ...], total: int) -> tuple[Fragment, ...]:
     """Lay the cells of one text line out by column, padding the gaps with spaces;
-    neighbouring fragments of one style are merged (fewer fragments draw faster)."""
+    neighbouring fragments of one style are merged (fewer fragments draw faster).
+    (Cached: a line whose cells did not change is the same object next frame.)"""
     out: list[Fragment] = []
     at = 0
     for x, fragments in sorted(row, key=lambda item: item[0]):

@@ -161,7 +161,7 @@ class GameView(Base):
                              **options)
         if board is None:
             return None
-        return Drawn(board.fragments(), board.width, len(board.lines), board.hex_at)
+        return Drawn(board.lines, board.width, len(board.lines), board.hex_at)
 
     def needed_size(self) -> tuple[int, int]:
         return board_extent(self.game.map, SIZES[-1])
