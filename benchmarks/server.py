@@ -234,7 +234,7 @@ class Games:
         action = self.rng.choice(game.legal_actions())
         frame = act_frame(actor, version, action)
         start = time.perf_counter()
-        await actor.send(frame)
+        await actor.stream.send_all(frame)  # as the echo client sends: no lock (one task here)
         await actor.until("played", version + 1)
         took = time.perf_counter() - start
         game.apply(action)
