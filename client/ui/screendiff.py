@@ -222,6 +222,12 @@ class _Terminal:
 
 def _last_column(row: dict[int, Char], has_style) -> int:
     """The last column of ``row`` written with a visible cell (not an unstyled space), or 0."""
+    if not row:
+        return 0
+    last = max(row)  # mostly visible: the canvas leaves unstyled spaces unwritten
+    cell = row[last]
+    if cell.char != " " or has_style[cell.style]:
+        return last
     for x in sorted(row, reverse=True):
         cell = row[x]
         if cell.char != " " or has_style[cell.style]:
