@@ -11,6 +11,7 @@ import random
 
 import pytest
 import trio
+from test_server_kit import inline
 
 from client.backoff import Backoff
 from client.botplay import play
@@ -126,6 +127,7 @@ async def test_clients_cut_off_at_random_points_reconnect_and_finish_identical(
     save = tmp_path / "game.json"
     settings = Settings(players=4, options=HexOptions(map=StandardMap(seed=seed)))
     host = Host(ServerConfig(port=0, settings=settings, save=save, seed=seed))
+    host.table.offload = inline  # a slow save (fsync) in a thread would let virtual time run away
     clients: list[Client] = []
     cuts: list[int] = []
     with trio.fail_after(600):
