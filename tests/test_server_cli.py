@@ -241,3 +241,23 @@ def test_serve_tunes_its_garbage_collector_once_the_host_is_set_up():
     out, err = proc.communicate(timeout=10)
     assert proc.returncode == 0 and "garbage collector tuned" in err
     assert err.index("garbage collector tuned") < err.index("listening on")
+
+
+def test_sigterm_stops_serve_as_ctrl_c_does_telling_the_players_and_saving(tmp_path):
+    save = tmp_path / "game.waddle.json"
+    proc, port = start_host("--players", "2", "--bots", "random", "--save", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=2, client="plain")
+        c.until("welcome")
+        c.send(type="join", name="Ada")
+        c.until("seated")
+        c.send(type="start")
+        c.until("started")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert c.until("closing")["code"] == "host_stopped"
+    assert f"host stopped; game saved to {save}" in out
+    assert read_save(save).match is not None

@@ -194,15 +194,32 @@ async def _serve(host) -> None:
 
     error = None
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(_stop_on_signal, nursery.cancel_scope)
         try:
             port = await nursery.start(host.run)
         except OSError as exc:
             error = OSError(f"cannot listen on {host.config.address}:{host.config.port}: "
                             f"{exc.strerror or exc}")
+            nursery.cancel_scope.cancel()
         else:
             _announce(host, port)
     if error is not None:
         raise error
+
+
+async def _stop_on_signal(scope) -> None:
+    """Cancel ``scope`` (the host) at the first Ctrl-C (SIGINT) or SIGTERM. The signal is
+    received as a message: raised as ``KeyboardInterrupt`` wherever it lands, it was lost
+    when it landed in a finalizer (Python ignores an exception raised there), and the host
+    went on after a Ctrl-C."""
+    import signal
+
+    import trio
+
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for _ in signals:
+            scope.cancel()
+            return
 
 
 def _announce(host, port: int) -> None:
