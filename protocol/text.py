@@ -122,7 +122,7 @@ def _shown(cluster: str) -> str:
                        if _REGIONAL_A <= c <= _REGIONAL_Z)
     if len(cluster) == 1 or cells(cluster) == sum(max(wcwidth(c), 0) for c in cluster):
         return cluster
-    return cluster[0]
+    return next((c for c in cluster if wcwidth(c) > 0), "")  # its first character that shows
 
 
 def cells(text: str) -> int:
