@@ -29,11 +29,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from waddle.hex.actions import Action, Place
+from waddle.hex.actions import Action
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
+from waddle.hex.pruning import searched_actions
 from waddle.hex.rewards import rewards
 
 
@@ -116,6 +117,9 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
+        reuse: tree reuse: a search starts from the subtree of its last search under
+            the actions played since, when the game continues that search's game
+            (else, and for ``every_action`` analyses, from a fresh tree).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -135,7 +139,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True) -> None:
+                 touching: bool = True, common: bool = True, reuse: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -145,8 +149,10 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
+        self.reuse = reuse
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
+        self._tree: _Tree | None = None             # of the last search, for tree reuse
 
     @property
     def seconds(self) -> float | None:
@@ -186,10 +192,14 @@ class SearchBot:
                 pass                    # too slow: search for what is left of the budget
             else:
                 self.last_iterations = 0
+                self._tree = None
                 return analysis
-        tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, every_action)
+        playouts = self._playouts_of(game)
+        kept = None if every_action or self._tree is None or not self.reuse else self._tree.follow(game)
+        tree = _Tree(game, playouts, self._rng, self.exploration, self.touching, self.policy,
+                     self.common, every_action, kept)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
+        self._tree = tree
         return tree.analysis(self.last_iterations)
 
     def _playouts_of(self, game: Game) -> Playouts:
@@ -232,9 +242,16 @@ def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
     """
     seat = game.current_seat
     lines = [Line(action, 0, rewards(totals)[seat], _by_colour(game, totals))
-             for action, totals in solve(game, deadline, playouts.live_totals)]
+             for action, totals in solve(game, deadline, playouts.live_totals, _unpruned_doubles)]
     lines.sort(key=lambda line: -line.reward)      # stable: ties keep the legal order
     return Analysis(game.current_player, lines[0].action, lines[0].scores, tuple(lines), 0, True)
+
+
+def _unpruned_doubles(game: Game) -> tuple[Action, ...]:
+    """The actions the exact endgame weighs below its root: no scout in the last round,
+    but every double (a double left unplaced at the end is lost, and any double adds 2 to
+    a pool's strength)."""
+    return searched_actions(game, touching=False)
 
 
 def _by_colour(game: Game, scores) -> dict[str, float]:
@@ -245,7 +262,7 @@ class _Node:
     """A search tree node: the position after ``action``, played by seat ``mover``.
 
     ``reward`` sums the mover's rewards over the ``visits`` iterations through the
-    node; for the root's children, ``scores`` sums every seat's final totals too.
+    node, ``scores`` every seat's final totals (VP) over them.
     """
 
     __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores")
@@ -263,13 +280,15 @@ class _Node:
 
 class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
-    between iterations, and the root node."""
+    between iterations, and the root node (``root``: a node kept from an earlier search
+    of this position, :meth:`follow`)."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root")
+                 "streams", "root", "offsets")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
+                 root: _Node | None = None) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.rng = rng
@@ -279,23 +298,40 @@ class _Tree:
         self.common = common
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
-        self.root = self._node(None, -1, prune=not every_action)
+        self.root = root or self._node(None, -1, prune=not every_action)
+        # the visits of each root action before this search: its common streams count from there
+        self.offsets = {child: child.visits for child in self.root.children}
+
+    def follow(self, game: Game) -> _Node | None:
+        """The node of ``game``'s position in this tree, when ``game`` continues this tree's
+        game (the same map and players, its actions and then more) and the tree holds the
+        actions played since; else ``None``."""
+        mine, theirs = self.game.moves, game.moves
+        if (game.map is not self.game.map or game.players != self.game.players
+                or game.mirror_match != self.game.mirror_match or theirs[:len(mine)] != mine):
+            return None
+        node = self.root
+        for _, action in theirs[len(mine):]:
+            node = next((child for child in node.children if child.action == action), None)
+            if node is None:
+                return None
+        return node
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
         """A new node for the game's position, reached by ``action`` of seat ``mover``
-        (``prune``: its actions follow the touching rule, if on)."""
+        (``prune``: its actions are :func:`waddle.hex.pruning.searched_actions`, else
+        every legal action)."""
         game = self.game
-        actions = list(game.legal_actions())
-        if self.touching and prune:
-            actions = [a for a in actions
-                       if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
-        return _Node(action, mover, actions, len(game.players))
+        actions = searched_actions(game, self.touching) if prune else game.legal_actions()
+        return _Node(action, mover, list(actions), len(game.players))
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
+        first = path[0]
+        totals = self.playouts.run(game, self._stream(first.visits - self.offsets.get(first, 0)),
+                                   len(path), *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
@@ -347,9 +383,7 @@ class _Tree:
         for node in path:
             node.visits += 1
             node.reward += shares[node.mover]
-        scores = path[0].scores         # kept for the root's children only, for analysis
-        for seat, total in enumerate(totals):
-            scores[seat] += total
+            node.scores = [a + b for a, b in zip(node.scores, totals)]
 
     def analysis(self, iterations: int) -> Analysis:
         """The analysis after ``iterations`` iterations."""
