@@ -10,8 +10,8 @@ Chance is 25 %.
 
 The ``search`` options are flags, so each lever can be measured on its own:
 ``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
-doubles, ``--no-common`` the common random numbers of the playouts, ``--no-reuse`` the
-tree reuse between moves; all off leaves the search's own fast playouts. ``--search-seconds`` and ``--search-iterations`` give the
+doubles, ``--no-common`` the common random numbers of the playouts; all off leaves the
+search's own fast playouts. ``--search-seconds`` and ``--search-iterations`` give the
 ``search`` bot a budget of its own (to calibrate what more time is worth, or to compare
 levers at a fixed ratio of iterations, whatever the machine's load).
 
@@ -141,8 +141,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--no-common", dest="common", action="store_false",
                         help="search: no common random numbers across root actions")
-    parser.add_argument("--no-reuse", dest="reuse", action="store_false",
-                        help="search: a fresh tree every move (no tree reuse)")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--search-iterations", type=int, default=None,
@@ -157,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "common": args.common, "reuse": args.reuse}
+               "common": args.common}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()

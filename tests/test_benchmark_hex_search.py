@@ -28,9 +28,9 @@ def test_the_smallest_run_prints_the_win_rate_its_interval_and_both_speeds(bench
 
 
 def test_the_search_levers_are_flags(bench, capsys):
-    bench.main(["--games", "1", "--iterations", "5", "--jobs", "1", "--no-reuse", "--no-common"])
+    bench.main(["--games", "1", "--iterations", "5", "--jobs", "1", "--no-common", "--no-touching"])
     out = capsys.readouterr().out
-    assert "'common': False, 'reuse': False" in out and "'solver': 4" in out
+    assert "'touching': False, 'common': False" in out and "'solver': 4" in out
 
 
 def test_a_game_reports_the_search_seat_from_the_final_totals(bench):

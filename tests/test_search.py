@@ -207,28 +207,6 @@ def test_expected_scores_lie_within_the_scores_each_action_can_end_with(seed):
         assert 0 <= line.reward <= 1
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_a_search_goes_on_from_the_subtree_of_the_actions_played_since(seed):
-    game = random_position(seed, 5, players=2)
-    bot = SearchBot(seed, seconds=None, iterations=600, solver=0)
-    fresh = SearchBot(seed, seconds=None, iterations=600, solver=0, reuse=False)
-    mover = game.current_player
-    game.push(bot.analyse(game).best)
-    while game.current_player != mover:
-        game.push(game.legal_actions()[0])
-    report = bot.analyse(game)
-    assert report.iterations == 600 and sum(line.visits for line in report.lines) > 600
-    assert sum(line.visits for line in fresh.analyse(game).lines) == 600
-    for line in report.lines:       # the kept visits' scores count too: still an average
-        game.push(line.action)
-        ends = completions(game)
-        game.pop()
-        for seat, colour in enumerate(game.players):
-            assert min(e[seat] for e in ends) <= line.scores[colour] <= max(e[seat] for e in ends)
-    other = random_position(seed + 10, 5, players=2)       # not a continuation: a fresh tree
-    assert sum(line.visits for line in bot.analyse(other).lines) == 600
-
-
 def test_with_the_last_placement_to_make_the_expected_scores_are_the_final_scores():
     game = random_position(3, 1, players=3)
     report = analyse(game, seconds=None, iterations=50, solver=0)

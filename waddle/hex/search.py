@@ -15,9 +15,7 @@ rule* (on by default): a double is searched, and played in playouts, only next t
 of the player's own tokens, where it grows a waddle; elsewhere the single is played. So
 the search keeps its doubles for its waddles and considers fewer actions; nor does it
 search a scout in the game's last round, where it only passes (both rules:
-:mod:`waddle.hex.pruning`). A search starts from the subtree of the bot's last search
-under the actions played since (*tree reuse*), when that tree holds them. When few
-placements remain, the endgame is solved exactly instead (:mod:`waddle.hex.endgame`).
+:mod:`waddle.hex.pruning`). When few placements remain, the endgame is solved exactly instead (:mod:`waddle.hex.endgame`).
 
 :func:`analyse` (or :meth:`SearchBot.analyse`) reports what the search found: the best
 action and, for each action searched, every player's expected final score (VP).
@@ -66,8 +64,8 @@ class Analysis:
     ``exact`` the highest reward (when ``exact``, every legal action; else, once the
     search has had as many iterations as it has actions, every action of
     :func:`waddle.hex.pruning.searched_actions`, or every legal one for an
-    ``every_action`` analysis); a line's visits include those a reused tree kept; ``iterations`` the iterations run in this
-    search (0 when ``exact``); ``exact`` whether the endgame was solved exactly.
+    ``every_action`` analysis); ``iterations`` the iterations run (0 when ``exact``);
+    ``exact`` whether the endgame was solved exactly.
     """
 
     player: str
@@ -101,8 +99,8 @@ class Analysis:
 
 class SearchBot:
     """Max^n Monte Carlo tree search with fast playouts, the touching rule for
-    doubles, no scout in the last round, tree reuse and an exact endgame (see the
-    module docstring).
+    doubles, no scout in the last round and an exact endgame (see the module
+    docstring).
 
     Args:
         seed: seeds the random generator (expansion order and playouts).
@@ -122,11 +120,6 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
-        reuse: tree reuse: a search starts from the subtree of its last search under
-            the actions played since, when the game continues that search's game
-            (else, and for ``every_action`` analyses, from a fresh tree). With the
-            last-round rule, +9 points of win rate against three ``uct`` bots
-            (docs/benchmarks.md, "Third round").
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -146,7 +139,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True, reuse: bool = True) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -156,10 +149,8 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
-        self.reuse = reuse
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
-        self._tree: _Tree | None = None             # of the last search, for tree reuse
 
     @property
     def seconds(self) -> float | None:
@@ -199,14 +190,10 @@ class SearchBot:
                 pass                    # too slow: search for what is left of the budget
             else:
                 self.last_iterations = 0
-                self._tree = None
                 return analysis
-        playouts = self._playouts_of(game)
-        kept = None if every_action or self._tree is None or not self.reuse else self._tree.follow(game)
-        tree = _Tree(game, playouts, self._rng, self.exploration, self.touching, self.policy,
-                     self.common, every_action, kept)
+        tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
-        self._tree = tree
         return tree.analysis(self.last_iterations)
 
     def _playouts_of(self, game: Game) -> Playouts:
@@ -269,7 +256,7 @@ class _Node:
     """A search tree node: the position after ``action``, played by seat ``mover``.
 
     ``reward`` sums the mover's rewards over the ``visits`` iterations through the
-    node, ``scores`` every seat's final totals (VP) over them.
+    node; for the root's children, ``scores`` sums every seat's final totals too.
     """
 
     __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores")
@@ -287,15 +274,13 @@ class _Node:
 
 class _Tree:
     """The search tree of one move: a private copy of the game, positioned at the root
-    between iterations, and the root node (``root``: a node kept from an earlier search
-    of this position, :meth:`follow`)."""
+    between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root", "offsets")
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
-                 root: _Node | None = None) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.rng = rng
@@ -305,24 +290,7 @@ class _Tree:
         self.common = common
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
-        self.root = root or self._node(None, -1, prune=not every_action)
-        # the visits of each root action before this search: its common streams count from there
-        self.offsets = {child: child.visits for child in self.root.children}
-
-    def follow(self, game: Game) -> _Node | None:
-        """The node of ``game``'s position in this tree, when ``game`` continues this tree's
-        game (the same map and players, its actions and then more) and the tree holds the
-        actions played since; else ``None``."""
-        mine, theirs = self.game.moves, game.moves
-        if (game.map is not self.game.map or game.players != self.game.players
-                or game.mirror_match != self.game.mirror_match or theirs[:len(mine)] != mine):
-            return None
-        node = self.root
-        for _, action in theirs[len(mine):]:
-            node = next((child for child in node.children if child.action == action), None)
-            if node is None:
-                return None
-        return node
+        self.root = self._node(None, -1, prune=not every_action)
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
         """A new node for the game's position, reached by ``action`` of seat ``mover``
@@ -336,9 +304,7 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        first = path[0]
-        totals = self.playouts.run(game, self._stream(first.visits - self.offsets.get(first, 0)),
-                                   len(path), *self.policy)
+        totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
@@ -390,7 +356,9 @@ class _Tree:
         for node in path:
             node.visits += 1
             node.reward += shares[node.mover]
-            node.scores = [a + b for a, b in zip(node.scores, totals)]
+        scores = path[0].scores         # kept for the root's children only, for analysis
+        for seat, total in enumerate(totals):
+            scores[seat] += total
 
     def analysis(self, iterations: int) -> Analysis:
         """The analysis after ``iterations`` iterations."""
