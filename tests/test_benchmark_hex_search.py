@@ -27,6 +27,12 @@ def test_the_smallest_run_prints_the_win_rate_its_interval_and_both_speeds(bench
     assert "iterations/s: search" in out and ", uct " in out
 
 
+def test_the_search_levers_are_flags(bench, capsys):
+    bench.main(["--games", "1", "--iterations", "5", "--jobs", "1", "--no-common", "--no-touching"])
+    out = capsys.readouterr().out
+    assert "'touching': False, 'common': False" in out and "'solver': 4" in out
+
+
 def test_a_game_reports_the_search_seat_from_the_final_totals(bench):
     setup = bench.Setup(None, 5, 2, {"solver": 0})
     outcome = bench.play_game(setup, 3)

@@ -29,11 +29,14 @@ def playouts_of(game: Game) -> Playouts:
 
 
 def pushed_playout(game: Game, draws, first, scout_damping, double_damping, touching) -> list[int]:
-    """The reference playout through ``push``: the draws ``Playouts.run`` documents."""
+    """The reference playout through ``push``: the draws ``Playouts.run`` documents
+    (no scout in the last round)."""
     game, k = game.copy(), first
     while not game.is_over:
         actions, u = game.legal_actions(), draws[k]
         k += 1
+        if game.last_round and not isinstance(actions[-1], Place):
+            actions = actions[:-1]
         i = int(u * len(actions))
         if actions[i] == actions[-1] and not isinstance(actions[i], Place):
             if u * SCOUT_SCALE % 1 >= scout_damping:

@@ -8,8 +8,10 @@ import time
 import pytest
 
 from waddle import COLOURS, Game, Map, Place, Water, parse_action
+from waddle.hex.actions import SCOUT
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.hexgrid import neighbours
+from waddle.hex.pruning import searched_actions
 from waddle.hex.record import to_record
 from waddle.hex.rewards import rewards
 from waddle.hex.search import SearchBot, analyse
@@ -54,14 +56,17 @@ def test_the_key_is_the_position_not_the_order_of_moves():
     assert played(["scout"]).key() != played([]).key()
 
 
-def brute_force(game: Game) -> tuple[int, ...]:
-    """Max^n by plain recursion: every order of every action, nothing remembered."""
+def brute_force(game: Game, last_round_scouts: bool = True) -> tuple[int, ...]:
+    """Max^n by plain recursion: every order of every action (without scouts in the
+    last round, unless ``last_round_scouts``), nothing remembered."""
     if game.is_over:
         return tuple(game.live_totals())
     seat, best = game.current_seat, None
     for action in game.legal_actions():
+        if action == SCOUT and game.last_round and not last_round_scouts:
+            continue
         game.push(action)
-        totals = brute_force(game)
+        totals = brute_force(game, last_round_scouts)
         game.pop()
         if best is None or rewards(totals)[seat] > rewards(best)[seat]:
             best = totals
@@ -79,6 +84,57 @@ def test_the_endgame_solver_agrees_with_brute_force(seed):
     before = to_record(game)
     assert solve(game) == expected
     assert to_record(game) == before
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_endgame_solver_weighs_the_actions_it_is_given_below_its_root(seed):
+    game = random_position(seed, 4, players=2 + seed % 3, mirror_match=seed % 4 == 0)
+    expected = []
+    for action in game.legal_actions():            # every legal action at the root
+        game.push(action)
+        expected.append((action, brute_force(game, last_round_scouts=False)))
+        game.pop()
+    assert solve(game, actions=lambda g: searched_actions(g, touching=False)) == expected
+
+
+def test_the_last_round_is_the_games_last():
+    game = played([])
+    assert not game.last_round and game.active_hex == W1
+    for text in ["place -1,0", "place 0,-1", "place 1,-1", "place 1,0", "place 0,1"]:
+        game.apply(parse_action(text))
+    assert not game.last_round and game.active_hex == W1
+    game.apply(parse_action("place -1,1"))
+    assert game.last_round and game.active_hex == W2
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert not game.last_round
+
+
+def test_in_a_mirror_match_only_the_second_halfs_last_round_is_the_last():
+    game = played([], mirror_match=True)
+    seen = []
+    while not game.is_over:
+        seen.append((game.half, game.active_hex, game.last_round))
+        game.apply(game.legal_actions()[0])
+    assert {s for s in seen if s[2]} == {(2, W1, True)}      # the second half runs W2, then W1
+    assert {(h, w) for h, w, _ in seen} == {(1, W1), (1, W2), (2, W2), (2, W1)}
+
+
+def test_the_searched_actions_leave_out_a_scout_in_the_last_round_and_far_doubles():
+    game = played(["place -1,0", "place 0,-1", "place 1,-1", "place 1,0", "place 0,1", "place -1,1",
+                   "place 4,0"])
+    assert game.last_round and game.current_player == "blue" and SCOUT in game.legal_actions()
+    searched = searched_actions(game)
+    assert SCOUT not in searched and set(searched) <= set(game.legal_actions())
+    doubles = [a for a in game.legal_actions() if isinstance(a, Place) and a.double]
+    assert [a for a in searched if a in doubles] == [a for a in doubles if game.touches_own(a.hex)] != []
+    assert set(searched_actions(game, touching=False)) == set(game.legal_actions()) - {SCOUT}
+    report = analyse(game, seconds=None, iterations=100, solver=0)
+    assert SCOUT not in {line.action for line in report.lines}
+    every = analyse(game, seconds=None, iterations=100, solver=0, every_action=True)
+    assert {line.action for line in every.lines} == set(game.legal_actions())
+    early = played(["place -1,0"])
+    assert not early.last_round and SCOUT in searched_actions(early)
 
 
 def test_solving_or_analysing_a_finished_game_is_refused():
@@ -139,7 +195,8 @@ def test_expected_scores_lie_within_the_scores_each_action_can_end_with(seed):
     report = analyse(game, seconds=None, iterations=300, seed=seed, solver=0, touching=False)
     assert to_record(game) == before and not report.exact and report.iterations == 300
     assert sum(line.visits for line in report.lines) == 300
-    assert {line.action for line in report.lines} == set(game.legal_actions())
+    no_scout = {SCOUT} if game.last_round else set()       # a scout would only pass
+    assert {line.action for line in report.lines} == set(game.legal_actions()) - no_scout
     assert report.best == report.lines[0].action and report.scores == report.lines[0].scores
     for line in report.lines:
         game.push(line.action)

@@ -31,12 +31,16 @@ def placements_left(game: Game) -> int:
 
 
 def solve(game: Game, deadline: float | None = None,
-          score: Callable[[Game], Sequence[int]] = Game.live_totals
+          score: Callable[[Game], Sequence[int]] = Game.live_totals,
+          actions: Callable[[Game], Sequence[Action]] = Game.legal_actions
           ) -> list[tuple[Action, tuple[int, ...]]]:
     """Every legal action with the final totals (VP, seat order) max^n play reaches after
     it, in :meth:`Game.legal_actions` order; ``game`` is unchanged. ``score`` gives a
     finished game's totals: :meth:`Game.live_totals` or a faster equal
-    (:meth:`waddle.hex.playout.Playouts.live_totals`).
+    (:meth:`waddle.hex.playout.Playouts.live_totals`). Below the root every player
+    chooses among ``actions(game)`` (a non-empty part of the legal actions, in their
+    order: all of them, or :func:`waddle.hex.pruning.searched_actions`, whose max^n
+    value is then exact for players who follow its rules).
 
     Its cost is exponential in :func:`placements_left`: meant for the last few.
 
@@ -47,24 +51,25 @@ def solve(game: Game, deadline: float | None = None,
     """
     if game.is_over:
         raise ValueError("the game is over: nothing to solve")
-    return _Solver(game.copy(), deadline, score).root()
+    return _Solver(game.copy(), deadline, score, actions).root()
 
 
 class _Solver:
     """One solve: the game it works on, the values found so far, its deadline and scoring."""
 
-    __slots__ = ("game", "values", "rewards", "deadline", "score")
+    __slots__ = ("game", "values", "rewards", "deadline", "score", "actions")
 
     #: Positions solved between two looks at the clock.
     CHECK_EVERY = 64
 
-    def __init__(self, game: Game, deadline: float | None,
-                 score: Callable[[Game], Sequence[int]]) -> None:
+    def __init__(self, game: Game, deadline: float | None, score: Callable[[Game], Sequence[int]],
+                 actions: Callable[[Game], Sequence[Action]]) -> None:
         self.game = game
         self.values: dict[tuple, tuple[int, ...]] = {}
         self.rewards: dict[tuple[int, ...], list[float]] = {}
         self.deadline = deadline
         self.score = score
+        self.actions = actions
 
     def root(self) -> list[tuple[Action, tuple[int, ...]]]:
         return [(action, self.after(action)) for action in self.game.legal_actions()]
@@ -94,7 +99,7 @@ class _Solver:
         if game.is_over:
             return tuple(self.score(game))
         seat = game.current_seat
-        return max((self.after(action) for action in game.legal_actions()),
+        return max((self.after(action) for action in self.actions(game)),
                    key=lambda totals: self.reward(totals)[seat])
 
     def reward(self, totals: tuple[int, ...]) -> list[float]:

@@ -127,6 +127,13 @@ class Game:
         """Whether anyone has scouted in the current round."""
         return self._scouted
 
+    @property
+    def last_round(self) -> bool:
+        """Whether the round being played is the game's last (no round after it in this
+        half, and no half after this one); ``False`` once the game is over."""
+        return (self._pos >= 0 and self._t.next_rounds[self._half][self._pos] < 0
+                and not (self.mirror_match and self._half == 0))
+
     def doubles_left(self, player: str) -> int:
         """Double tokens ``player`` may still place in this half (0 to 2)."""
         return self._doubles_left[self.players.index(player)]

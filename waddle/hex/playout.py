@@ -7,9 +7,8 @@ A :class:`Playouts` serves one map and player count. Its scoring remembers each 
 pool's awards by the players' strengths there (a pool sees few patterns of strengths).
 Its playouts know the rounds in advance: a round ends when every ice hex next to its
 active hex is filled, and only those hexes are filled in it (RULES.md "Turns and
-rounds"), so after the round at ``orders[half][pos]`` exactly the ice next to that hex
-and the ones before it in the order is filled, and the next active hex depends on
-``pos`` alone.
+rounds"), so the next active hex depends on the active one alone
+(:attr:`waddle.hex.tables.Tables.next_rounds`).
 """
 
 from __future__ import annotations
@@ -24,16 +23,6 @@ from waddle.hex.tables import Tables
 #: its further bits (``u * scale % 1``) serve as the independent draws a scout or a
 #: double may need (:meth:`Playouts.run`).
 SCOUT_SCALE, REDRAW_SCALE, DOUBLE_SCALE = 2.0 ** 12, 2.0 ** 24, 2.0 ** 36
-
-
-def _next_rounds(shores: Sequence[int]) -> tuple[int, ...]:
-    """Per round position, the next position whose shore is not all filled by then
-    (-1: none, the half ends)."""
-    out, filled = [], 0
-    for pos, shore in enumerate(shores):
-        filled |= shore
-        out.append(next((p for p in range(pos + 1, len(shores)) if shores[p] & ~filled), -1))
-    return tuple(out)
 
 
 class Playouts:
@@ -58,7 +47,7 @@ class Playouts:
         self.awards: tuple[dict[tuple[int, ...], tuple[tuple[int, int], ...]], ...] = \
             tuple({} for _ in self.pools)
         self.shores = tuple(tuple(tables.shore[h] for h in order) for order in tables.orders)
-        self.next_rounds = tuple(_next_rounds(shores) for shores in self.shores)
+        self.next_rounds = tables.next_rounds
 
     def fits(self, game: Game) -> bool:
         """Whether these playouts serve ``game`` (its map, player count and mirror option)."""
@@ -139,7 +128,8 @@ class Playouts:
         ``draws`` must hold :meth:`decisions` numbers from ``first``. Two playouts that
         start ``k`` decisions apart read the same number for the same decision of the game
         when the second one's ``first`` is ``k`` more: common random numbers. The action is
-        drawn uniformly from :meth:`Game.legal_actions` by ``u``; a drawn scout is redrawn
+        drawn uniformly by ``u`` from :meth:`Game.legal_actions`, less the scout in the last
+        round (:func:`waddle.hex.pruning.searched_actions`); a drawn scout is redrawn
         among the places (by ``u * REDRAW_SCALE % 1``) when ``u * SCOUT_SCALE % 1`` is
         below ``scout_damping``; a drawn double becomes the single on its hex when ``u *
         DOUBLE_SCALE % 1`` is below ``double_damping``, and always when ``touching`` and
@@ -150,6 +140,8 @@ class Playouts:
         split, neighbours = t.split, t.ice_neighbours
         shores, next_rounds = self.shores[half], self.next_rounds[half]
         shore = shores[pos] if pos >= 0 else 0
+        more = self.mirror_match and half == 0         # a half follows this one
+        last = pos >= 0 and next_rounds[pos] < 0 and not more
         k = first - 1
         while pos >= 0:
             k += 1
@@ -160,7 +152,7 @@ class Playouts:
             bits = split.get(empty) or t.bits_of(empty)
             step = 2 if left[player] else 1
             places = len(bits) * step
-            i = int(u * (places + (len(track) > 1)))
+            i = int(u * (places + (len(track) > 1 and not last)))
             if i == places:
                 if u * SCOUT_SCALE % 1.0 >= scout_damping:
                     tracks[1 - at].append(track.pop(0))
@@ -185,11 +177,13 @@ class Playouts:
             pos = next_rounds[pos]
             if pos >= 0:
                 shore = shores[pos]
-            elif self.mirror_match and half == 0:
+                last = next_rounds[pos] < 0 and not more
+            elif more:
                 n = self.players
                 earlier.append((pieces, doubles))
                 pieces, doubles, occupied, left = [0] * n, 0, 0, [DOUBLES] * n
                 tracks, at, half, pos = [list(reversed(range(n))), []], 0, 1, 0
                 shores, next_rounds = self.shores[1], self.next_rounds[1]
                 shore = shores[0]
+                more, last = False, next_rounds[0] < 0
         return self._sum(self.totals(pieces, doubles), earlier)

@@ -13,8 +13,9 @@ such playouts mostly place the same tokens after the round at hand, and the diff
 between two root actions is measured with much less noise. Doubles follow the *touching
 rule* (on by default): a double is searched, and played in playouts, only next to one
 of the player's own tokens, where it grows a waddle; elsewhere the single is played. So
-the search keeps its doubles for its waddles and considers fewer actions. When few
-placements remain, the endgame is solved exactly instead (:mod:`waddle.hex.endgame`).
+the search keeps its doubles for its waddles and considers fewer actions; nor does it
+search a scout in the game's last round, where it only passes (both rules:
+:mod:`waddle.hex.pruning`). When few placements remain, the endgame is solved exactly instead (:mod:`waddle.hex.endgame`).
 
 :func:`analyse` (or :meth:`SearchBot.analyse`) reports what the search found: the best
 action and, for each action searched, every player's expected final score (VP).
@@ -29,11 +30,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from waddle.hex.actions import Action, Place
+from waddle.hex.actions import Action
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
+from waddle.hex.pruning import searched_actions
 from waddle.hex.rewards import rewards
 
 
@@ -59,10 +61,11 @@ class Analysis:
     ``player`` is the colour to act; ``best`` the action the search plays; ``scores``
     every player's expected final total (VP, by colour) after ``best``; ``lines`` one
     :class:`Line` per root action searched, best first: the most visited, or when
-    ``exact`` the highest reward (every legal action once the search has had as many
-    iterations as it has actions, and always when ``exact``; with the touching rule,
-    doubles away from the player's tokens are not searched); ``iterations`` the
-    iterations run (0 when ``exact``); ``exact`` whether the endgame was solved exactly.
+    ``exact`` the highest reward (when ``exact``, every legal action; else, once the
+    search has had as many iterations as it has actions, every action of
+    :func:`waddle.hex.pruning.searched_actions`, or every legal one for an
+    ``every_action`` analysis); ``iterations`` the iterations run (0 when ``exact``);
+    ``exact`` whether the endgame was solved exactly.
     """
 
     player: str
@@ -96,7 +99,8 @@ class Analysis:
 
 class SearchBot:
     """Max^n Monte Carlo tree search with fast playouts, the touching rule for
-    doubles and an exact endgame (see the module docstring).
+    doubles, no scout in the last round and an exact endgame (see the module
+    docstring).
 
     Args:
         seed: seeds the random generator (expansion order and playouts).
@@ -232,9 +236,16 @@ def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
     """
     seat = game.current_seat
     lines = [Line(action, 0, rewards(totals)[seat], _by_colour(game, totals))
-             for action, totals in solve(game, deadline, playouts.live_totals)]
+             for action, totals in solve(game, deadline, playouts.live_totals, _unpruned_doubles)]
     lines.sort(key=lambda line: -line.reward)      # stable: ties keep the legal order
     return Analysis(game.current_player, lines[0].action, lines[0].scores, tuple(lines), 0, True)
+
+
+def _unpruned_doubles(game: Game) -> tuple[Action, ...]:
+    """The actions the exact endgame weighs below its root: no scout in the last round,
+    but every double (a double left unplaced at the end is lost, and any double adds 2 to
+    a pool's strength)."""
+    return searched_actions(game, touching=False)
 
 
 def _by_colour(game: Game, scores) -> dict[str, float]:
@@ -283,13 +294,11 @@ class _Tree:
 
     def _node(self, action: Action | None, mover: int, prune: bool = True) -> _Node:
         """A new node for the game's position, reached by ``action`` of seat ``mover``
-        (``prune``: its actions follow the touching rule, if on)."""
+        (``prune``: its actions are :func:`waddle.hex.pruning.searched_actions`, else
+        every legal action)."""
         game = self.game
-        actions = list(game.legal_actions())
-        if self.touching and prune:
-            actions = [a for a in actions
-                       if a.__class__ is not Place or not a.double or game.touches_own(a.hex)]
-        return _Node(action, mover, actions, len(game.players))
+        actions = searched_actions(game, self.touching) if prune else game.legal_actions()
+        return _Node(action, mover, list(actions), len(game.players))
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""

@@ -12,6 +12,16 @@ from waddle.hex.hexgrid import Hex, neighbours
 from waddle.hex.maps import Map
 
 
+def _next_rounds(shores: list[int]) -> tuple[int, ...]:
+    """Per round position, the next position whose shore is not all filled by then
+    (-1: none, the half ends)."""
+    out, filled = [], 0
+    for pos, shore in enumerate(shores):
+        filled |= shore
+        out.append(next((p for p in range(pos + 1, len(shores)) if shores[p] & ~filled), -1))
+    return tuple(out)
+
+
 class Tables:
     """Bitset tables of one map (see the module docstring).
 
@@ -24,6 +34,11 @@ class Tables:
         orders: the numbered water hexes that have ice neighbours, lowest number
             first (``orders[0]``) and highest first (``orders[1]``, the second half of
             a mirror match).
+        next_rounds: per half (as ``orders``), per position ``pos`` in its order, the
+            position of the round after the round at ``pos`` (-1: none, the half ends).
+            A round fills exactly the empty ice next to its active hex (RULES.md "Turns
+            and rounds"), so after the round at ``pos`` the ice next to the hexes up to
+            ``pos`` is filled and nothing else: the next round depends on ``pos`` alone.
         pools: per fishing pool, ``(strength mask, fish highest first)``: the mask is
             the pool's shore bitset in bits ``0 .. n-1`` and again in bits ``n .. 2n-1``,
             to count a player's doubles twice in one popcount (``scoring.weighted``).
@@ -33,8 +48,8 @@ class Tables:
         split: the cache of :meth:`bits_of`, by its argument.
     """
 
-    __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "pools", "places", "legal", "pool_hexes",
-                 "bits", "split")
+    __slots__ = ("ice", "index", "ice_neighbours", "shore", "orders", "next_rounds", "pools", "places",
+                 "legal", "pool_hexes", "bits", "split")
 
     def __init__(self, map: Map) -> None:
         self.ice: tuple[Hex, ...] = tuple(sorted(map.ice))
@@ -44,6 +59,7 @@ class Tables:
         self.shore: dict[Hex, int] = {h: self.mask(neighbours(h)) for h in map.water}
         up = tuple(h for h in map.numbered if self.shore[h])
         self.orders = (up, up[::-1])
+        self.next_rounds = tuple(_next_rounds([self.shore[h] for h in order]) for order in self.orders)
         n = len(self.ice)
         self.pools = tuple((self.mask(p.shore) * (1 + (1 << n)), p.fish) for p in map.pools)
         self.pool_hexes = tuple(tuple(sorted(p.hexes)) for p in map.pools)
