@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from downtown_kit import position
 from downtown_ui_kit import bots_play, play_turn, table
-from test_ui_kit import text
+from test_ui_kit import board_text, text
 
 from client.games.downtown.board import CELL, PlaceLook, render_places
 from client.ui import panels
@@ -27,7 +27,7 @@ def screen(control, width: int = 45, height: int = 22) -> str:
     """The board area's text as drawn for ``width`` x ``height``."""
     drawn = control.view.board(width, height)
     assert drawn is not None, "the board does not fit"
-    return text(drawn.fragments)
+    return board_text(drawn)
 
 
 def box(places, name: str) -> tuple[int, int]:

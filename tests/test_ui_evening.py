@@ -16,6 +16,7 @@ import msgspec
 import pytest
 from test_ui_kit import (
     FakeSession,
+    board_text,
     controller,
     hex_settings,
     lobby,
@@ -103,13 +104,13 @@ def test_the_active_pool_and_the_cursors_pools_show_fish_and_every_players_stren
     water = game.map.water[game.active_hex]
     assert f"pool {water.number}" in top[pool] and ",".join(map(str, water.fish)) in top[pool]
     assert all(f"{c[0].upper()}0" in top[pool + 1] for c in NAMES)  # nobody is there yet
-    board = text(control.view.board(120, 40).fragments)
+    board = board_text(control.view.board(120, 40))
     assert ">" in board and "[" in board
     # a hex next to two pools counts for both: the other pool is outlined ( ) and explained
     sheet = game.result().halves[-1]
     two = next(h for h in control.view.legal() if len(scores.pools_touching(sheet, h)) > 1)
     control.view.cursor = two
-    assert "(" in text(control.view.board(120, 40).fragments)
+    assert "(" in board_text(control.view.board(120, 40))
     assert sum(line.startswith("pool") for line in lines_of(control.view.panel_top(46))) == 2
 
 
@@ -128,7 +129,7 @@ def test_the_score_view_steps_through_waddles_then_pools_and_highlights_them():
         control.view.show_next(1)
         shown.add(lines_of(control.view.panel_top(46))[-2])
     assert any(line.startswith("pool ") for line in shown)
-    assert "{" in text(control.view.board(120, 40).fragments)
+    assert "{" in board_text(control.view.board(120, 40))
 
 
 def test_the_score_view_needs_real_time_score_until_the_end():
@@ -208,7 +209,7 @@ def test_half_time_keeps_the_first_halfs_board_until_you_go_on():
     banner = text(panels.banner(state, control.ui, control.view))
     assert "HALF-TIME" in banner and "any key goes on to half 2" in banner
     board = control.view.board(120, 40)
-    letters = sum(text(board.fragments).count(c) for c in "RB")
+    letters = sum(board_text(board).count(c) for c in "RB")
     assert letters == sum(2 if double else 1 for _, double in first.values())
     assert lines_of(control.view.panel_top(46))[0].startswith("Half 1 is over")
     assert text(control.view.status()) == "  half 1 of 2"   # the board shown is half 1's

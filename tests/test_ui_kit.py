@@ -22,6 +22,11 @@ def text(fragments) -> str:
     return "".join(t for _, t in fragments)
 
 
+def board_text(drawn) -> str:
+    """A drawn board's text, its lines joined by line breaks."""
+    return "\n".join(text(line) for line in drawn.lines)
+
+
 def lines(fragments) -> list[str]:
     return text(fragments).split("\n")
 

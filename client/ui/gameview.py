@@ -83,14 +83,6 @@ class Drawn:
     height: int
     at: Callable[[int, int], Any]
 
-    @property
-    def fragments(self) -> Fragments:
-        """The lines as one fragment list, joined by ``"\\n"``."""
-        out: Fragments = []
-        for i, line in enumerate(self.lines):
-            out += ([("", "\n")] if i else []) + list(line)
-        return out
-
 
 class GameView(ABC):
     """A game's part of the terminal UI (see the module docstring)."""
