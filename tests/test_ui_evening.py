@@ -28,6 +28,7 @@ from test_ui_kit import (
 )
 
 from client.commands.join import come_back
+from client.games.hex import panels as panels_of_hex
 from client.games.hex import scores
 from client.games.hex.board import fish_label
 from client.ui import panels
@@ -85,6 +86,23 @@ def test_a_take_back_is_logged_and_the_board_is_as_before():
     log = lines_of(control.view.event_lines())
     assert log[-2].startswith("R Ann placed a penguin next to water")
     assert log[-1].startswith("R Ann took back the penguin next to water")
+
+
+def test_the_log_extended_each_frame_is_the_log_laid_out_at_once():
+    state, control, game = playing()
+    rng = random.Random(5)
+    while not game.is_over:
+        mover = game.current_player
+        play(state, game, rng.choice(game.legal_actions()))
+        if rng.random() < 0.2 and not game.is_over:  # the mover takes it back, and plays again
+            seat, action = NAMES.index(mover), game.pop()
+            state.apply(Undone(version=state.version + 1, seat=seat, events=[TookBack(mover, action)]))
+            play(state, game, action)
+        shown = lines_of(control.view.event_lines())
+        assert shown == lines_of(panels_of_hex.log_lines(state, control.view.first_active()))
+        assert "game over" not in " ".join(shown[:-1])
+    state.seats = [msgspec.structs.replace(s, name="Zed") if s.label == "red" else s for s in state.seats]
+    assert lines_of(control.view.event_lines())[0].startswith("R Zed placed")
 
 
 def test_only_your_own_last_action_can_be_taken_back():

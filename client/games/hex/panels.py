@@ -1,12 +1,15 @@
 """The hex game's text beside the board: turn tracks, the players table, the score table
 at the end, the event log's lines and the banner's turn hint.
 
-Every function is pure: table state (+ sizes) -> prompt-toolkit fragments. The game is
+Every function is pure: table state (+ sizes) -> prompt-toolkit fragments; but
+:func:`extend_log`, which extends the :class:`Log` it is given. The game is
 the hex view's engine game (``state.view.game``); events are the engine's typed events
 (:mod:`waddle.hex.events`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from client.state import TableState
 from client.ui.text import Fragments, fit, letter, player_label
@@ -70,14 +73,15 @@ def tracks(state: TableState, ascii: bool) -> list[Fragments]:
     return out
 
 
-def players(state: TableState, width: int, *, live: bool, ascii: bool = False) -> list[Fragments]:
+def players(state: TableState, width: int, *, live: Result | None = None,
+            ascii: bool = False) -> list[Fragments]:
     """The players table in ``width`` columns: letter, name (and tags), doubles left and,
-    with ``live`` (real-time score on, or a replay), live score. A narrow panel shortens
-    the name first, then the headings (:data:`PLAYER_COLUMNS`), then drops the doubles:
-    the scores stay visible."""
+    given the ``live`` score (real-time score on, or a replay), each player's total in it.
+    A narrow panel shortens the name first, then the headings (:data:`PLAYER_COLUMNS`),
+    then drops the doubles: the scores stay visible."""
     game = game_of(state)
-    scores = dict(zip(game.players, game.live_totals())) if live else {}
-    columns = _player_columns(width, live)
+    scores = {colour: score.total for colour, score in live.scores.items()} if live else {}
+    columns = _player_columns(width, live is not None)
     name_column = min(NAME_COLUMN + 1, max(width - 1 - sum(w for _, w in columns), 0))
     out = [[("class:heading", fit("Players", name_column + 1)
              + "".join(f"{heading:>{w}}" for heading, w in columns))]]
@@ -137,28 +141,50 @@ def score_table(state: TableState, result: Result, shown: str | None, width: int
     return out
 
 
+@dataclass
+class Log:
+    """The event log laid out so far (:func:`extend_log`): ``lines``, one per event worth
+    one, for the view's first ``events`` events, ``actions`` of them actions; ``active``
+    is the active hex after them and ``before`` the active hex each action was taken
+    next to (a take-back goes back to it)."""
+
+    active: Hex
+    events: int = 0
+    actions: int = 0
+    before: list[Hex] = field(default_factory=list)
+    lines: list[Fragments] = field(default_factory=list)
+
+
 def log_lines(state: TableState, first_active: Hex) -> list[Fragments]:
-    """The event log: one line per event worth one, oldest first. Places are named as the
-    board shows them ("next to water 4": the active hex then, followed from
-    ``first_active``, the game's first); an action a bot chose for a person's seat (a
-    stand-in, a turn the timer ended) is logged as the bot's (``state.choosers``)."""
-    out: list[Fragments] = []
-    active, before, action = first_active, [], 0
-    for event in state.view.events:
+    """The event log: one line per event worth one, oldest first (:func:`extend_log` from
+    the game's first active hex, ``first_active``)."""
+    log = Log(first_active)
+    extend_log(state, log)
+    return log.lines
+
+
+def extend_log(state: TableState, log: Log) -> None:
+    """Lay out the view's events after the first ``log.events`` into ``log`` (changed in
+    place: a frame after an event lays out that event alone). Places are named as the
+    board shows them ("next to water 4": the active hex then); an action a bot chose for
+    a person's seat (a stand-in, a turn the timer ended) is logged as the bot's
+    (``state.choosers``)."""
+    events = state.view.events
+    for event in events[log.events:]:
         if isinstance(event, (Placed, Scouted)):
-            chooser = state.choosers[action] if action < len(state.choosers) else None
-            action += 1
-            before.append(active)
-            out.append(_who(state, event.player, chooser) + _did(state, event, active))
+            chooser = state.choosers[log.actions] if log.actions < len(state.choosers) else None
+            log.actions += 1
+            log.before.append(log.active)
+            log.lines.append(_who(state, event.player, chooser) + _did(state, event, log.active))
         elif isinstance(event, TookBack):
-            active = before.pop() if before else active
-            out.append(player_label(state, event.player) + _took_back(state, event, active))
+            log.active = log.before.pop() if log.before else log.active
+            log.lines.append(player_label(state, event.player) + _took_back(state, event, log.active))
         elif isinstance(event, RoundEnded) and event.active_hex is not None:
-            active = event.active_hex
-            out.append(event_line(state, event))
+            log.active = event.active_hex
+            log.lines.append(event_line(state, event))
         elif not isinstance(event, RoundEnded):
-            out.append(event_line(state, event))
-    return out
+            log.lines.append(event_line(state, event))
+    log.events = len(events)
 
 
 def _who(state: TableState, label: str, chooser: str | None) -> Fragments:

@@ -79,6 +79,7 @@ class GameView(Base):
         self._game_number = 0
         self._first: tuple[object, Hex | None] = (None, None)
         self._result: tuple[tuple, Result] | None = None
+        self._log: tuple[tuple, panels.Log] | None = None
         self._hinted = None
 
     @property
@@ -179,7 +180,8 @@ class GameView(Base):
         for i in scores.outlined(sheet, game.active_hex, self.cursor):
             note = " (active)" if game.active_hex in sheet.pools[i].hexes else ""
             lines += scores.pool_lines(self.state, game.map, sheet.pools[i], note)
-        return lines + panels.players(self.state, width, live=self.live_score(), ascii=ascii)
+        live = self.game_result() if self.live_score() else None
+        return lines + panels.players(self.state, width, live=live, ascii=ascii)
 
     def _score_view(self, width: int) -> list[Fragments]:
         result = self.result()
@@ -191,7 +193,14 @@ class GameView(Base):
         return lines + scores.item_lines(self.state, self.game.map, sheet, item)
 
     def event_lines(self) -> list[Fragments]:
-        return panels.log_lines(self.state, self.first_active())
+        """The event log, extended by the events since the last frame (laid out anew for
+        another view, one with fewer events, or when a seat changed: a name, a stand-in)."""
+        state = self.state
+        key = (state.view, tuple(state.seats))
+        if self._log is None or self._log[0] != key or len(state.view.events) < self._log[1].events:
+            self._log = (key, panels.Log(self.first_active()))
+        panels.extend_log(state, self._log[1])
+        return self._log[1].lines
 
     def turn_hint(self) -> Fragments:
         return panels.turn_hint(self.state, self.double)
