@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from waddle.hex.hexgrid import Hex
-from waddle.hex.maps import Map
+from waddle.hex.maps import Map, Water
 from waddle.hex.render import LETTERS
 
 Fragment = tuple[str, str]
@@ -131,29 +131,39 @@ def render_board(
     rows: list[list[tuple[int, tuple[Fragment, ...]]]] = [[] for _ in range(lines)]
     legal, highlight, outline, last = set(legal), set(highlight), set(outline), set(last)
     for hex, (x, y) in cells.items():
-        style, labels = _cell(map, tokens, hex, hex in legal, hex == active, ascii, w - 1)
         marker = ("suggest" if hex == suggested else "cursor" if hex == cursor else "active" if hex == active
                   else "highlight" if hex in highlight else "outline" if hex in outline else None)
-        if hex in highlight:
-            style += " class:highlight"
-        elif hex in outline:
-            style += " class:outline"
-        if hex in last:
-            style += " class:last"
-        for line, fragments in enumerate(_cell_lines(style, tuple(labels[:h]), w, h, marker)):
+        lines = _hex_lines(map.water.get(hex), tokens.get(hex), hex in legal, hex == active, ascii, w, h,
+                           marker, "highlight" if hex in highlight else "outline" if hex in outline else None,
+                           hex in last)
+        for line, fragments in enumerate(lines):
             rows[y + line].append((x, fragments))
     return Board(tuple(_join(tuple(row), total) for row in rows), cells, size, total)
 
 
-def _cell(map: Map, tokens: Mapping[Hex, tuple[str, bool]], hex: Hex, legal: bool,
-          active: bool, ascii: bool, inner: int) -> tuple[str, list[str]]:
+@lru_cache(maxsize=4096)
+def _hex_lines(water: Water | None, token: tuple[str, bool] | None, legal: bool, active: bool,
+               ascii: bool, w: int, h: int, marker: str | None, mark: str | None,
+               last: bool) -> tuple[tuple[Fragment, ...], ...]:
+    """The ``h`` text lines of one hex ``w`` wide: ``water`` (if a water hex) or the ice
+    with its ``token``, ``legal`` or not; ``marker`` around its first label; styled
+    ``class:MARK`` (a highlight or an outline) and ``class:last`` if ``last``. (Cached:
+    most hexes look the same from one frame to the next.)"""
+    style, labels = _cell(water, token, legal, active, ascii, w - 1)
+    if mark:
+        style += f" class:{mark}"
+    if last:
+        style += " class:last"
+    return _cell_lines(style, tuple(labels[:h]), w, h, marker)
+
+
+def _cell(water: Water | None, token: tuple[str, bool] | None, legal: bool, active: bool,
+          ascii: bool, inner: int) -> tuple[str, list[str]]:
     """The style and label lines of one hex (fish at most ``inner`` characters)."""
-    water = map.water.get(hex)
     if water is not None:
         number = "~" if water.number is None else str(water.number)
         fish = fish_label(water.fish, inner)
         return "class:water" + (" class:active" if active else ""), [number] + ([fish] if fish else [])
-    token = tokens.get(hex)
     if token is not None:
         colour, double = token
         letter = LETTERS.get(colour, "?")
@@ -174,12 +184,10 @@ def fish_label(fish: tuple[int, ...], width: int) -> str:
     return text
 
 
-@lru_cache(maxsize=1024)
 def _cell_lines(style: str, labels: tuple[str, ...], w: int, h: int,
                 marker: str | None) -> tuple[tuple[Fragment, ...], ...]:
     """The ``h`` text lines of a cell ``w`` wide: its labels centred vertically; the
-    first label's line between the markers, the others followed by a space. (Cached:
-    most cells look the same from one frame to the next, and so do most lines.)"""
+    first label's line between the markers, the others followed by a space."""
     first = (h - len(labels)) // 2
     lines = []
     for line in range(h):
