@@ -139,7 +139,9 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True) -> None:
+                 touching: bool = True, common: bool = True, opponents: str = "maxn") -> None:
+        if opponents not in OPPONENTS:
+            raise ValueError(f"unknown opponent model {opponents!r}: one of {', '.join(OPPONENTS)}")
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -149,6 +151,7 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
+        self.opponents = opponents
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -192,7 +195,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, every_action)
+                     self.policy, self.common, every_action, self.opponents)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -226,6 +229,10 @@ def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None =
         ValueError: if the game is over, or for bad budgets or options.
     """
     return SearchBot(seed, seconds=seconds, iterations=iterations, **options).analyse(game, stop, every_action)
+
+
+#: The opponent models of the tree (temporary lever flags).
+OPPONENTS = ("maxn", "paranoid", "greedy")
 
 
 def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
@@ -277,11 +284,14 @@ class _Tree:
     between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root")
+                 "streams", "root", "seat", "opponents")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
+                 opponents: str = "maxn") -> None:
         self.game = game.copy()
+        self.seat = game.current_seat
+        self.opponents = opponents
         self.playouts = playouts
         self.rng = rng
         self.exploration = exploration
@@ -298,7 +308,22 @@ class _Tree:
         every legal action)."""
         game = self.game
         actions = searched_actions(game, self.touching) if prune else game.legal_actions()
+        if self.opponents == "greedy" and actions and game.current_seat != self.seat:
+            actions = (self._greedy(actions),)
         return _Node(action, mover, list(actions), len(game.players))
+
+    def _greedy(self, actions) -> Action:
+        game, seat, live = self.game, self.game.current_seat, self.playouts.live_totals
+        best, best_key = None, None
+        for action in actions:
+            game.push(action)
+            totals = live(game)
+            game.pop()
+            mine = totals[seat]
+            key = mine - max(totals[:seat] + totals[seat + 1:])
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""
@@ -353,6 +378,10 @@ class _Tree:
     def _back_up(self, path: list[_Node], totals: list[int]) -> None:
         shares = rewards(totals)
         self.root.visits += 1
+        if self.opponents == "paranoid":
+            mine = shares[self.seat]
+            shares = [1.0 - mine] * len(shares)
+            shares[self.seat] = mine
         for node in path:
             node.visits += 1
             node.reward += shares[node.mover]
