@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -102,12 +103,22 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_all(setup: Setup, games: int, jobs: int) -> list[Outcome]:
-    """Play ``games`` games, in ``jobs`` worker processes (in this one for 1)."""
+    """Play ``games`` games, in ``jobs`` worker processes (in this one for 1); each game's
+    share and margin are written to stderr as it ends."""
     numbers = range(games)
     if jobs == 1:
-        return [play_game(setup, n) for n in numbers]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(play_game, [setup] * games, numbers))
+        outcomes = map(play_game, [setup] * games, numbers)
+    else:
+        pool = ProcessPoolExecutor(jobs)
+        outcomes = pool.map(play_game, [setup] * games, numbers)
+    done = []
+    for number, outcome in zip(numbers, outcomes):
+        done.append(outcome)
+        print(f"game {number}: share {outcome.share:g}, margin {outcome.margin:+d}; "
+              f"{sum(o.share for o in done) / len(done):.1%} so far", file=sys.stderr, flush=True)
+    if jobs > 1:
+        pool.shutdown()
+    return done
 
 
 def report(outcomes: list[Outcome]) -> str:
@@ -142,7 +153,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-common", dest="common", action="store_false",
                         help="search: no common random numbers across root actions")
     parser.add_argument("--opponents", default="maxn",
-                        help="search: opponent model in the tree (maxn, paranoid, greedy)")
+                        help="search: opponent model in the tree (maxn, paranoid, reply1, reply2: opponents keep their 1 or 2 best places by live margin and the scout)")
+    parser.add_argument("--bias", type=float, default=0.0,
+                        help="search: progressive bias weight of the live margin prior (0: off)")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--search-iterations", type=int, default=None,
@@ -157,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "common": args.common, "opponents": args.opponents}
+               "common": args.common, "opponents": args.opponents,
+               "bias": args.bias}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()
