@@ -104,20 +104,20 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def play_all(setup: Setup, games: int, jobs: int) -> list[Outcome]:
     """Play ``games`` games, in ``jobs`` worker processes (in this one for 1); each game's
-    share and margin are written to stderr as it ends."""
+    share and margin, and the win rate so far, are written to stderr as it ends."""
     numbers = range(games)
     if jobs == 1:
-        outcomes = map(play_game, [setup] * games, numbers)
-    else:
-        pool = ProcessPoolExecutor(jobs)
-        outcomes = pool.map(play_game, [setup] * games, numbers)
-    done = []
-    for number, outcome in zip(numbers, outcomes):
+        return _followed(map(play_game, [setup] * games, numbers))
+    with ProcessPoolExecutor(jobs) as pool:
+        return _followed(pool.map(play_game, [setup] * games, numbers))
+
+
+def _followed(outcomes) -> list[Outcome]:
+    done: list[Outcome] = []
+    for outcome in outcomes:
         done.append(outcome)
-        print(f"game {number}: share {outcome.share:g}, margin {outcome.margin:+d}; "
+        print(f"game {len(done) - 1}: share {outcome.share:g}, margin {outcome.margin:+d}; "
               f"{sum(o.share for o in done) / len(done):.1%} so far", file=sys.stderr, flush=True)
-    if jobs > 1:
-        pool.shutdown()
     return done
 
 
@@ -152,10 +152,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--no-common", dest="common", action="store_false",
                         help="search: no common random numbers across root actions")
-    parser.add_argument("--opponents", default="maxn",
-                        help="search: opponent model in the tree (maxn, paranoid, reply1, reply2: opponents keep their 1 or 2 best places by live margin and the scout)")
-    parser.add_argument("--bias", type=float, default=0.0,
-                        help="search: progressive bias weight of the live margin prior (0: off)")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--search-iterations", type=int, default=None,
@@ -170,8 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "common": args.common, "opponents": args.opponents,
-               "bias": args.bias}
+               "common": args.common}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from waddle.hex.actions import Action, Place
+from waddle.hex.actions import Action
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
 from waddle.hex.game import Game, tables_of
@@ -139,10 +139,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True, opponents: str = "maxn",
-                 bias: float = 0.0) -> None:
-        if opponents not in OPPONENTS:
-            raise ValueError(f"unknown opponent model {opponents!r}: one of {', '.join(OPPONENTS)}")
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -152,8 +149,6 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
-        self.opponents = opponents
-        self.bias = bias
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -197,7 +192,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, every_action, self.opponents, self.bias)
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -233,10 +228,6 @@ def analyse(game: Game, *, seconds: float | None = 0.5, iterations: int | None =
     return SearchBot(seed, seconds=seconds, iterations=iterations, **options).analyse(game, stop, every_action)
 
 
-#: The opponent models of the tree (temporary lever flags).
-OPPONENTS = ("maxn", "paranoid", "reply1", "reply2")
-
-
 def _exact(game: Game, deadline: float | None, playouts: Playouts) -> Analysis:
     """The analysis of ``game`` by the exact endgame, scored by ``playouts``.
 
@@ -268,8 +259,7 @@ class _Node:
     node; for the root's children, ``scores`` sums every seat's final totals too.
     """
 
-    __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores", "prior",
-                 "priors")
+    __slots__ = ("action", "mover", "children", "untried", "visits", "reward", "scores")
 
     def __init__(self, action: Action | None, mover: int, untried: list[Action],
                  players: int) -> None:
@@ -280,8 +270,6 @@ class _Node:
         self.visits = 0
         self.reward = 0.0
         self.scores = [0.0] * players
-        self.prior = 0.0
-        self.priors: dict | None = None
 
 
 class _Tree:
@@ -289,15 +277,11 @@ class _Tree:
     between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root", "seat", "opponents", "bias")
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
-                 opponents: str = "maxn", bias: float = 0.0) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
-        self.bias = bias
-        self.seat = game.current_seat
-        self.opponents = opponents
         self.playouts = playouts
         self.rng = rng
         self.exploration = exploration
@@ -314,36 +298,7 @@ class _Tree:
         every legal action)."""
         game = self.game
         actions = searched_actions(game, self.touching) if prune else game.legal_actions()
-        if self.opponents.startswith("reply") and actions and game.current_seat != self.seat:
-            actions = self._best_replies(actions, int(self.opponents[5:]))
         return _Node(action, mover, list(actions), len(game.players))
-
-    def _best_replies(self, actions, width: int) -> tuple:
-        """The ``width`` places with the best live margin for the player to act, and the
-        scout when legal."""
-        game, seat, live = self.game, self.game.current_seat, self.playouts.live_totals
-        places, scouts = [], []
-        for action in actions:
-            if action.__class__ is not Place:
-                scouts.append(action)
-                continue
-            game.push(action)
-            totals = live(game)
-            game.pop()
-            places.append((totals[seat] - max(totals[:seat] + totals[seat + 1:]), len(places), action))
-        places.sort(reverse=True)
-        return tuple(a for _, _, a in places[:width]) + tuple(scouts)
-
-    def _priors(self, actions) -> dict:
-        game, seat, live = self.game, self.game.current_seat, self.playouts.live_totals
-        out = {}
-        for action in actions:
-            game.push(action)
-            totals = live(game)
-            game.pop()
-            margin = totals[seat] - max(totals[:seat] + totals[seat + 1:])
-            out[action] = max(-1.0, min(1.0, margin / 30.0))
-        return out
 
     def iterate(self) -> None:
         """One iteration: select, expand, play out, back up."""
@@ -377,17 +332,9 @@ class _Tree:
         if node.untried:
             mover = game.current_seat
             untried = node.untried
-            if self.bias:
-                if node.priors is None:
-                    node.priors = self._priors(untried)
-                    untried.sort(key=node.priors.__getitem__)
-                action = untried.pop()
-            else:
-                action = untried.pop(int(self.rng.random() * len(untried)))
+            action = untried.pop(int(self.rng.random() * len(untried)))
             game.push(action)
             child = self._node(action, mover)
-            if self.bias:
-                child.prior = self.bias * node.priors[action]
             node.children.append(child)
             path.append(child)
         return path
@@ -398,7 +345,7 @@ class _Tree:
         best, best_value = node.children[0], -math.inf
         for child in node.children:
             visits = child.visits
-            value = child.reward / visits + spread / math.sqrt(visits) + child.prior / (visits + 1)
+            value = child.reward / visits + spread / math.sqrt(visits)
             if value > best_value:
                 best, best_value = child, value
         return best
@@ -406,10 +353,6 @@ class _Tree:
     def _back_up(self, path: list[_Node], totals: list[int]) -> None:
         shares = rewards(totals)
         self.root.visits += 1
-        if self.opponents == "paranoid":
-            mine = shares[self.seat]
-            shares = [1.0 - mine] * len(shares)
-            shares[self.seat] = mine
         for node in path:
             node.visits += 1
             node.reward += shares[node.mover]
