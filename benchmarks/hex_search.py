@@ -6,7 +6,7 @@ bot in seat ``game % 4`` (so it opens as often as each other seat), the games sp
 over worker processes. Prints the ``search`` bot's win rate (a win shared by ``k`` tied
 winners counts ``1/k``) with its 95 % Wilson interval, its outright wins, its mean margin
 over the best other player (VP), and both bots' iterations per second of thinking.
-Chance is 25 %.
+Chance is 25 %. Each game's result and the win rate so far go to stderr as the games end.
 
 The ``search`` options are flags, so each lever can be measured on its own:
 ``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
