@@ -6,7 +6,7 @@ bot in seat ``game % 4`` (so it opens as often as each other seat), the games sp
 over worker processes. Prints the ``search`` bot's win rate (a win shared by ``k`` tied
 winners counts ``1/k``) with its 95 % Wilson interval, its outright wins, its mean margin
 over the best other player (VP), and both bots' iterations per second of thinking.
-Chance is 25 %.
+Chance is 25 %. Each game's result and the win rate so far go to stderr as the games end.
 
 The ``search`` options are flags, so each lever can be measured on its own:
 ``--solver 0`` turns the exact endgame off, ``--no-touching`` the touching rule for
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -102,12 +103,22 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_all(setup: Setup, games: int, jobs: int) -> list[Outcome]:
-    """Play ``games`` games, in ``jobs`` worker processes (in this one for 1)."""
+    """Play ``games`` games, in ``jobs`` worker processes (in this one for 1); each game's
+    share and margin, and the win rate so far, are written to stderr as it ends."""
     numbers = range(games)
     if jobs == 1:
-        return [play_game(setup, n) for n in numbers]
+        return _followed(map(play_game, [setup] * games, numbers))
     with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(play_game, [setup] * games, numbers))
+        return _followed(pool.map(play_game, [setup] * games, numbers))
+
+
+def _followed(outcomes) -> list[Outcome]:
+    done: list[Outcome] = []
+    for outcome in outcomes:
+        done.append(outcome)
+        print(f"game {len(done) - 1}: share {outcome.share:g}, margin {outcome.margin:+d}; "
+              f"{sum(o.share for o in done) / len(done):.1%} so far", file=sys.stderr, flush=True)
+    return done
 
 
 def report(outcomes: list[Outcome]) -> str:
