@@ -131,11 +131,10 @@ def render_board(
     rows: list[list[tuple[int, tuple[Fragment, ...]]]] = [[] for _ in range(lines)]
     legal, highlight, outline, last = set(legal), set(highlight), set(outline), set(last)
     for hex, (x, y) in cells.items():
-        marker = ("suggest" if hex == suggested else "cursor" if hex == cursor else "active" if hex == active
-                  else "highlight" if hex in highlight else "outline" if hex in outline else None)
+        mark = "highlight" if hex in highlight else "outline" if hex in outline else None
+        marker = "suggest" if hex == suggested else "cursor" if hex == cursor else "active" if hex == active else mark
         lines = _hex_lines(map.water.get(hex), tokens.get(hex), hex in legal, hex == active, ascii, w, h,
-                           marker, "highlight" if hex in highlight else "outline" if hex in outline else None,
-                           hex in last)
+                           marker, mark, hex in last)
         for line, fragments in enumerate(lines):
             rows[y + line].append((x, fragments))
     return Board(tuple(_join(tuple(row), total) for row in rows), cells, size, total)
