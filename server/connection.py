@@ -120,6 +120,13 @@ class Connection:
         else:
             self._write(frame)
 
+    def flush(self) -> None:
+        """Write at once what was held for this connection while its own message is
+        handled (:func:`_written_after`; nothing held: nothing to do)."""
+        frames = _held.pop(self, None) if _held is not None else None
+        if frames:
+            self._write(b"".join(frames))
+
     def _write(self, frame: bytes) -> None:
         """Into the socket at once if that needs no waiting, else (what did not fit) queued
         for the writer; a full queue drops the connection (``slow``)."""
@@ -345,7 +352,8 @@ _held: dict[Connection, list[bytes]] | None = None
 def _written_after(sender: Connection, handle: Callable[[Connection, Any], None], message: Any) -> None:
     """``handle(sender, message)``, holding every frame it sends, then writing each
     connection's frames at once, ``sender``'s first (one write each instead of one per
-    frame, and the sender's own event first). Safe as a global: ``handle`` never awaits."""
+    frame, and the sender's own event first; ``handle`` may write the sender's sooner,
+    :meth:`Connection.flush`). Safe as a global: ``handle`` never awaits."""
     global _held
     _held = {}
     try:

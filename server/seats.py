@@ -41,6 +41,10 @@ class Peer(Protocol):
 
     def send_frame(self, frame: bytes) -> None: ...
 
+    def flush(self) -> None:
+        """Write now what this peer was sent while the table handles its message (its
+        answer is complete; the table's remaining work need not delay it)."""
+
     def close(self, code: str, message: str) -> None: ...
 
     def log_rejection(self, request: str, code: str, message: str) -> None: ...

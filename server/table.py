@@ -500,7 +500,7 @@ class Table:
         stale action's rules are checked first, so ``illegal`` still comes before
         ``stale``), broadcast and ack."""
         seat = peer.seat
-        if seat is not None and same_secret(message.token, seat.token) and message.id in seat.acted:
+        if seat is not None and message.id in seat.acted and same_secret(message.token, seat.token):
             return peer.send(Ack(id=message.id, version=seat.acted[message.id], duplicate=True))
         failed = first_failure(self, seat, message, BEFORE_RULES)
         if failed is None and message.version != self.version:
@@ -508,10 +508,12 @@ class Table:
         if failed is not None:
             return self._reject(peer, "act", *failed, message.id)
         try:
-            self.apply(self.seats.number(seat), message.action, None, message.id)
+            events = self._play(self.seats.number(seat), message.action, None, message.id)
         except IllegalActionError as exc:
             return self._reject(peer, "act", "illegal", str(exc), message.id)
         peer.send(Ack(id=message.id, version=self.version))
+        peer.flush()  # the mover's event and ack go out before the rest of the table's work
+        self._settle(events)
 
     # -- take-backs, pauses and rematches ------------------------------------------------------
 
@@ -614,6 +616,12 @@ class Table:
         Raises:
             waddle.errors.IllegalActionError: the action is not legal now; nothing changed.
         """
+        self._settle(self._play(seat, action, bot, id))
+        return self.version
+
+    def _play(self, seat: int, action: Any, bot: str | None, id: str | None) -> list[Any]:
+        """:meth:`apply`'s first part: play ``action``, write it ahead, send each audience
+        its events; return the events (raises as :meth:`apply` does)."""
         events = self.match.apply(seat, action)
         version = self.version + 1
         if id is not None:
@@ -623,6 +631,11 @@ class Table:
             self.saver.append(version, seat, action, bot, id)
         self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
                                lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
+        return events
+
+    def _settle(self, events: list[Any]) -> None:
+        """:meth:`apply`'s second part, after the played ``events``: the turn's clock, a
+        pause, the game's end (each saved before it is announced) and the driver's wake."""
         self.turn_started = now = trio.current_time()
         pause = self.match.pause_after(events)
         if pause is not None and self.saver:
@@ -640,7 +653,6 @@ class Table:
             if self.saver:
                 self.saver.checkpoint()  # the save file alone holds the whole game
         self.wake.set()  # the driver may have a bot to run or a deadline to move
-        return self.version
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)

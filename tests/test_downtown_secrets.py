@@ -298,6 +298,9 @@ class Peer:
     def close(self, code: str, message: str) -> None:
         pass
 
+    def flush(self) -> None:
+        pass
+
     def log_rejection(self, request: str, code: str, message: str) -> None:
         self.logged.append(f"rejected {request}: {code} ({message})")
 

@@ -3,7 +3,16 @@
 import random
 
 import trio
-from test_server_kit import MAP2, MAP3, config, hex_settings, hosting, on_map, view_map
+from test_server_kit import (
+    MAP2,
+    MAP3,
+    config,
+    hex_settings,
+    hosting,
+    on_map,
+    started_pair,
+    view_map,
+)
 
 import protocol
 from waddle.hex.options import BundledMap, FileMap, StandardMap
@@ -37,6 +46,25 @@ async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_c
     assert host.table.version == 1 + len(final["actions"])
     # seat_order "seated" (the kit's default): the opening order is the order of joining
     assert final["players"] == ["blue", "red"]
+
+
+async def test_the_mover_has_its_event_and_ack_before_the_table_announces_the_game_over(autojump_clock):
+    async with hosting() as (host, connect):
+        ada, bob = await started_pair(connect)
+        with trio.fail_after(60):
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(1))
+                n.start_soon(bob.play_randomly, random.Random(2))
+            for c in (ada, bob):
+                await c.until(lambda c=c: c.lobby.phase == "finished")
+    last = host.table.version
+    mover = next(c for c in (ada, bob) if c.of(protocol.Ack) and c.of(protocol.Ack)[-1].version == last)
+    other = bob if mover is ada else ada
+    tail = mover.received[[getattr(m, "version", None) for m in mover.received].index(last):]
+    assert [type(m) for m in tail[:3]] == [protocol.Played, protocol.Ack, protocol.Lobby]
+    assert tail[2].phase == "finished"
+    tail = other.received[[getattr(m, "version", None) for m in other.received].index(last):]
+    assert [type(m) for m in tail[:2]] == [protocol.Played, protocol.Lobby] and tail[1].phase == "finished"
 
 
 async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():

@@ -161,6 +161,9 @@ class Spy:
     def close(self, code: str, message: str) -> None:
         pass
 
+    def flush(self) -> None:
+        pass
+
     def log_rejection(self, request: str, code: str, message: str) -> None:
         pass
 

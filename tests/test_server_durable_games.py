@@ -48,6 +48,9 @@ class Witness:
     def close(self, code: str, message: str) -> None:
         pass
 
+    def flush(self) -> None:
+        pass
+
     def log_rejection(self, request: str, code: str, message: str) -> None:
         pass
 
