@@ -32,6 +32,8 @@ def entry_for(payloads: Sequence[Any], message: Callable[[Any], Any]) -> Entry:
     :func:`audiences` order), ``message(payload)`` the message carrying it. Each
     distinct payload object is encoded once; when every frame is the same, one stands
     for all."""
+    if payloads.count(payloads[0]) == len(payloads):
+        return encode(message(payloads[0]))
     encoded: dict[int, bytes] = {}
     frames = []
     for payload in payloads:

@@ -220,18 +220,17 @@ class Game:
             return
         if not isinstance(action, Place):
             raise IllegalActionError(f"not an action: {action!r}")
-        where = format_hex(action.hex)
         terrain = self.map.terrain(action.hex)
         if terrain is None:
-            raise IllegalActionError(f"hex {where} is not on the map")
+            raise IllegalActionError(f"hex {format_hex(action.hex)} is not on the map")
         if terrain == "water":
-            raise IllegalActionError(f"hex {where} is water: penguins go on ice hexes only")
+            raise IllegalActionError(f"hex {format_hex(action.hex)} is water: penguins go on ice hexes only")
         bit = self._t.bits[action.hex]
         if self._occupied & bit:
-            raise IllegalActionError(f"ice hex {where} already holds a penguin")
+            raise IllegalActionError(f"ice hex {format_hex(action.hex)} already holds a penguin")
         if not self._shore & bit:
-            raise IllegalActionError(
-                f"ice hex {where} is not next to the active hex {format_hex(self.active_hex)}")
+            raise IllegalActionError(f"ice hex {format_hex(action.hex)} is not next to the "
+                                     f"active hex {format_hex(self.active_hex)}")
         if action.double and not self._doubles_left[self._tracks[self._at][0]]:
             raise IllegalActionError(
                 f"{player} has no doubles left ({DOUBLES} per player"
