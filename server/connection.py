@@ -286,7 +286,7 @@ class Connection:
                     except _End:
                         return
                     heard, pings = trio.current_time(), 0
-                    if self._dispatch(message):
+                    if self._dispatch(message, heard):
                         return
             now = trio.current_time()
             if self._closing:
@@ -299,13 +299,14 @@ class Connection:
                 pings, nonce = pings + 1, nonce + 1
                 self.send(Ping(nonce=nonce))
 
-    def _dispatch(self, message: Any) -> bool:
-        """Act on one message; ``True`` when the connection is to end."""
+    def _dispatch(self, message: Any, now: float) -> bool:
+        """Act on one message, received at ``now`` (trio time); ``True`` when the
+        connection is to end."""
         if isinstance(message, Ping):
             self.send(Pong(nonce=message.nonce))
         elif isinstance(message, Pong):
             pass
-        elif not self._allowed(message):  # bad frames (None, answered already) count too
+        elif not self._allowed(message, now):  # bad frames (None, answered already) count too
             if self._over > self.limits.rate_close:
                 self.close("rate_limited", "far too many messages")
                 return True
@@ -327,9 +328,9 @@ class Connection:
             _written_after(self, self.table.handle, message)
         return False
 
-    def _allowed(self, message: Any) -> bool:
-        """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when over."""
-        now = trio.current_time()
+    def _allowed(self, message: Any, now: float) -> bool:
+        """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when
+        over (``now``: when ``message`` came, trio time)."""
         gained = (now - self._refilled) * self.limits.rate
         self._tokens = min(self.limits.burst, self._tokens + gained)
         self._over = max(0.0, self._over - gained)  # old excess is forgiven at the same rate
