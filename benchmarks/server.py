@@ -35,7 +35,8 @@ The host process manages its garbage collector as ``waddle serve`` does
 :func:`~server.tuning.collect_young`: a young collection every 0.1 s, and what survives
 each frozen); ``--default-gc`` leaves CPython's defaults, for comparison.
 
-Run: ``python benchmarks/server.py`` (about 5 minutes); ``--quick`` for a short run;
+Run: ``python benchmarks/server.py`` (about 5 minutes); ``--rounds N`` repeats the round
+trip N times with fresh servers and gives each round's ratio and their median; ``--quick`` for a short run;
 ``--smoke`` for the smallest (what the test suite runs); ``--tables 500 1000`` to choose
 N; ``--window SECONDS`` for the measured window of each (``--window 600``: ten minutes).
 """
@@ -282,7 +283,9 @@ class Subprocess:
         return json.loads(out) if out.strip() else {}
 
 
-def round_trip(count: int) -> None:
+def round_trip(count: int) -> float:
+    """One round of the round trip (fresh server processes); print it; return the
+    write-ahead-on p50 ratio to the echo."""
     tables = count // 20 + 10
     with tempfile.TemporaryDirectory() as folder:
         echo_host = Subprocess("--echo-process")
@@ -298,12 +301,24 @@ def round_trip(count: int) -> None:
     print(f"round trip over 127.0.0.1, {count} samples each, interleaved in batches of 50, lean "
           f"clients, each server in its own process (load average {load_average()}):")
     print(f"  plain trio TCP echo of an act frame:   p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
+    ratios = {}
     for name, words in (("saved", "write-ahead on "), ("unsaved", "write-ahead off")):
         values = results[name]
         a50 = statistics.median(values)
+        ratios[name] = a50 / e50
         print(f"  act -> played, {words}:         p50 {ms(a50)}  p99 {ms(percentile(values, 99))}"
               f"  p50 ratio to echo {a50 / e50:.2f}x")
     print("  (target: write-ahead on within 2x of the echo)")
+    return ratios["saved"]
+
+
+def round_trips_in_rounds(count: int, rounds: int) -> None:
+    """``rounds`` rounds of :func:`round_trip`, then the write-ahead-on ratio of each and
+    their median (the machine's speed moves the ratio by about 0.15 from run to run)."""
+    ratios = [round_trip(count) for _ in range(rounds)]
+    if rounds > 1:
+        print(f"write-ahead on, p50 ratio to echo in each of {rounds} rounds: "
+              f"{', '.join(f'{r:.2f}x' for r in ratios)}; median {statistics.median(ratios):.2f}x")
 
 
 async def host_process(tables: int, players: int, save_dir: str | None) -> None:
@@ -579,6 +594,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", help="table counts to measure")
     parser.add_argument("--window", type=float, help="seconds measured at each table count")
     parser.add_argument("--samples", type=int, help="round trips of each kind")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="round-trip rounds, each with fresh servers (their ratios and median)")
     parser.add_argument("--part", choices=PARTS, nargs="+", default=list(PARTS),
                         help="what to measure (all three by default)")
     parser.add_argument("--profile", metavar="FILE",
@@ -599,7 +616,7 @@ def main() -> None:
     if args.profile:
         os.environ["WADDLE_BENCH_PROFILE"] = os.path.abspath(args.profile)
     if "round-trip" in args.part:
-        round_trip(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size])
+        round_trips_in_rounds(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size], args.rounds)
     if "capacity" in args.part:
         counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
         warmup = {"smoke": 2.0, "quick": 10.0, "full": 35.0}[size]

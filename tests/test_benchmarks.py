@@ -33,3 +33,14 @@ def test_each_benchmark_runs_at_its_smallest_setting(script):
     missing = [word for word in PRINTED.get(script.name, []) if word not in done.stdout]
     assert not missing, done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_the_round_trip_in_rounds_gives_each_round_and_their_median():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "server.py"), "--smoke",
+                           "--part", "round-trip", "--rounds", "2"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("plain trio TCP echo") == 2
+    summary = [line for line in done.stdout.splitlines() if "in each of 2 rounds" in line]
+    assert len(summary) == 1 and summary[0].count("x") == 3, done.stdout  # two rounds, the median
