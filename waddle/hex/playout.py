@@ -60,15 +60,22 @@ class Playouts:
         out = self._waddles(pieces, doubles)
         shift = len(self.tables.ice)
         tokens = [p | (p & doubles) << shift for p in pieces]
-        for (mask, fish), awards in zip(self.pools, self.awards):
-            strengths = tuple([(w & mask).bit_count() for w in tokens])
-            won = awards.get(strengths)
-            if won is None:
-                won = awards[strengths] = tuple(
-                    (seat, sum(values)) for seat, values in enumerate(pool_awards(strengths, fish)) if values)
-            for seat, vp in won:
+        for i, (mask, _) in enumerate(self.pools):
+            for seat, vp in self.awarded(i, tuple([(w & mask).bit_count() for w in tokens])):
                 out[seat] += vp
         return out
+
+    def awarded(self, pool: int, strengths: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """The ``(seat, VP)`` pairs the fish of pool ``pool`` (an index into
+        :attr:`pools`) award at ``strengths`` (seat order), seats winning nothing left
+        out (remembered by the strengths)."""
+        awards = self.awards[pool]
+        won = awards.get(strengths)
+        if won is None:
+            won = awards[strengths] = tuple(
+                (seat, sum(values)) for seat, values
+                in enumerate(pool_awards(strengths, self.pools[pool][1])) if values)
+        return won
 
     def _waddles(self, pieces: Sequence[int], doubles: int) -> list[int]:
         """Each player's waddle VP: the flood fill of :func:`waddle.hex.scoring.groups`,
