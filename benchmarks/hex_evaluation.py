@@ -98,7 +98,8 @@ def _errors(rows, predict) -> tuple[float, float]:
 
 def fit(args) -> None:
     import numpy as np
-    rows = [json.loads(line) for line in open(args.data)]
+    with open(args.data) as lines:
+        rows = [json.loads(line) for line in lines]
     games = sorted({row["game"] for row in rows})
     cut = games[int(len(games) * 0.8)]
     train = [r for r in rows if r["game"] < cut]

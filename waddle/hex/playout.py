@@ -13,9 +13,9 @@ rounds"), so the next active hex depends on the active one alone
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from waddle.hex.game import DOUBLES, Game, tables_of
+from waddle.hex.game import DOUBLES, Game, Snapshot, tables_of
 from waddle.hex.scoring import points_by_size, pool_awards, waddle_cap
 from waddle.hex.tables import Tables
 
@@ -126,7 +126,8 @@ class Playouts:
         return placements + rounds * self.players
 
     def run(self, game: Game, draws: Sequence[float], first: int = 0, scout_damping: float = 0.0,
-            double_damping: float = 0.0, touching: bool = False) -> list[int]:
+            double_damping: float = 0.0, touching: bool = False, rounds: int | None = None,
+            evaluate: Callable[[Playouts, Snapshot], list[float]] | None = None) -> list[float]:
         """Play ``game`` (unchanged; it fits these playouts) to the end on scratch state and
         return each player's final total (VP, seat order).
 
@@ -140,7 +141,9 @@ class Playouts:
         among the places (by ``u * REDRAW_SCALE % 1``) when ``u * SCOUT_SCALE % 1`` is
         below ``scout_damping``; a drawn double becomes the single on its hex when ``u *
         DOUBLE_SCALE % 1`` is below ``double_damping``, and always when ``touching`` and
-        the hex is next to none of the player's own tokens.
+        the hex is next to none of the player's own tokens. With ``rounds`` and
+        ``evaluate``, the playout stops once ``rounds`` rounds have ended (0: at once) and
+        returns ``evaluate(self, position)`` there, unless the game is over by then.
         """
         t = self.tables
         pieces, doubles, occupied, left, tracks, at, scouted, pos, half, earlier = game.snapshot()
@@ -150,7 +153,11 @@ class Playouts:
         more = self.mirror_match and half == 0         # a half follows this one
         last = pos >= 0 and next_rounds[pos] < 0 and not more
         k = first - 1
+        ends = -1 if rounds is None else rounds
         while pos >= 0:
+            if not ends:
+                return evaluate(self, Snapshot(pieces, doubles, occupied, left, tracks, at, scouted,
+                                               pos, half, earlier))
             k += 1
             u = draws[k]
             track = tracks[at]
@@ -182,6 +189,7 @@ class Playouts:
                 tracks[at] = []
                 at, scouted = 1 - at, False
             pos = next_rounds[pos]
+            ends -= 1
             if pos >= 0:
                 shore = shores[pos]
                 last = next_rounds[pos] < 0 and not more

@@ -121,8 +121,9 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
-        evaluate: score a new leaf by the fitted evaluation
-            (:func:`waddle.hex.evaluation.evaluate`) instead of a playout.
+        cut: cut each playout short once this many rounds have ended (0: at the new
+            leaf) and score it there by the fitted evaluation
+            (:func:`waddle.hex.evaluation.evaluate`); ``None``: play out to the end.
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -142,7 +143,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True, evaluate: bool = False) -> None:
+                 touching: bool = True, common: bool = True, cut: int | None = None) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -152,7 +153,7 @@ class SearchBot:
         self.touching = touching
         self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
-        self.evaluate = evaluate
+        self.policy += (cut, evaluate)
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -196,7 +197,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, every_action, self.evaluate)
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -281,11 +282,10 @@ class _Tree:
     between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root", "evaluate")
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
-                 evaluate: bool = False) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.rng = rng
@@ -293,7 +293,6 @@ class _Tree:
         self.touching = touching
         self.policy = policy            # the arguments of Playouts.run after draws and first
         self.common = common
-        self.evaluate = evaluate
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
         self.root = self._node(None, -1, prune=not every_action)
@@ -310,10 +309,7 @@ class _Tree:
         """One iteration: select, expand, play out, back up."""
         game = self.game
         path = self._descend()
-        if self.evaluate and not game.is_over:
-            totals = evaluate(self.playouts, game.snapshot())
-        else:
-            totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
+        totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
