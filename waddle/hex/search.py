@@ -151,9 +151,9 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
+        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching, cut,
+                       evaluate)
         self.common = common
-        self.policy += (cut, evaluate)
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
