@@ -167,10 +167,11 @@ def test_search_with_playouts_cut_after_a_round_finds_the_only_winning_move():
     assert bot.choose(forced_win()) == Place((2, 0))
 
 
-def test_playouts_cut_at_the_leaf_score_each_root_action_by_the_evaluation():
+@pytest.mark.parametrize("options", [{"cut": 0}, {"blend": 1.0}])
+def test_playouts_cut_at_the_leaf_or_fully_blended_score_each_root_action_by_the_evaluation(options):
     game = random_position(4, 8, players=4)
     actions = searched_actions(game)
-    report = analyse(game, seconds=None, iterations=len(actions), seed=1, solver=0, cut=0)
+    report = analyse(game, seconds=None, iterations=len(actions), seed=1, solver=0, **options)
     playouts = Playouts(tables_of(game.map), 4, False)
     assert {line.action for line in report.lines} == set(actions)
     for line in report.lines:
