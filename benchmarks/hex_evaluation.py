@@ -96,6 +96,21 @@ def _errors(rows, predict) -> tuple[float, float]:
     return float(np.sqrt(np.mean(np.square(total)))), float(np.sqrt(np.mean(np.square(relative))))
 
 
+def _bias_after(rows, predict) -> dict[str, float]:
+    """The mean error (final minus predicted) of the player who just moved, relative to
+    the mean of the others, after a scout and after a place: a bias here tilts the
+    search between scouting and placing."""
+    found: dict[str, list[float]] = {"scout": [], "place": []}
+    for before, after in zip(rows, rows[1:]):
+        if before["game"] != after["game"]:
+            continue
+        mover = next(s for s in range(PLAYERS) if before["features"][s][6] == 0.0)
+        kind = "scout" if before["empty"] == after["empty"] else "place"
+        guess, final = predict(after), after["final"]
+        found[kind].append(final[mover] - sum(final) / PLAYERS - (guess[mover] - sum(guess) / PLAYERS))
+    return {kind: sum(v) / len(v) for kind, v in found.items()}
+
+
 def fit(args) -> None:
     import numpy as np
     with open(args.data) as lines:
@@ -129,6 +144,9 @@ def fit(args) -> None:
                             ("late (<=1/3 empty)", [r for r in test if r["empty"] <= r["ice"] / 3])):
             t, rel = _errors(part, predict)
             print(f"{name:28s} {label:24s} RMSE total {t:6.2f}  relative {rel:6.2f}")
+        bias = _bias_after(test, predict)
+        print(f"{name:28s} mover's relative bias after a scout {bias['scout']:+.2f}, "
+              f"after a place {bias['place']:+.2f} VP")
     print("WEIGHTS = (" + ", ".join(f"{w:.4g}" for w in weights) + ")")
 
 

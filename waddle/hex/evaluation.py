@@ -17,11 +17,12 @@ from waddle.hex.scoring import waddle_cap
 
 #: Fitted weights over :func:`terms` (``benchmarks/hex_evaluation.py fit``).
 WEIGHTS: tuple[float, ...] = (
-    4.249, -0.1566, -0.3259, -0.2559, 0.4741, 5.478, -1.891, 0.08273,
-    27.42, 0.2988, -0.5709, 0.9574, -0.4792, -1.834, -0.1592, 0.03131)
+    3.808, -0.1318, -0.3042, -0.239, 0.4489, 5.285, -2.428, 0.0609, 2.293,
+    27.99, 0.266, -0.6159, 1.045, -0.4409, -1.587, -0.1726, 0.08198, 0.6499)
 
 #: The per-player features of :func:`features`, in order.
-FEATURES = ("one", "waddles", "open pools", "frontier", "growing", "doubles", "order", "lead")
+FEATURES = ("one", "waddles", "open pools", "frontier", "growing", "doubles", "order", "lead",
+            "scouted")
 
 
 def features(playouts: Playouts, state: Snapshot) -> tuple[list[int], list[list[float]]]:
@@ -34,7 +35,9 @@ def features(playouts: Playouts, state: Snapshot) -> tuple[list[int], list[list[
     with an empty ice neighbour, summed; ``doubles``, the doubles left; ``order``, the
     seat's place among those to act, front of the active track 0, the last 1; ``lead``,
     over the pools with empty shore ice, the pool's best fish times the seat's strength
-    minus the best other strength there, halved and clipped to ``[-1, 1]``.
+    minus the best other strength there, halved and clipped to ``[-1, 1]``; ``scouted``, 1
+    if the seat is on the inactive track (it scouted this round: it places no more in it
+    and opens the next), else 0.
     """
     t = playouts.tables
     pieces, doubles = state.pieces, state.doubles
@@ -61,11 +64,12 @@ def features(playouts: Playouts, state: Snapshot) -> tuple[list[int], list[list[
     live = playouts._sum(live, state.earlier)
     order = state.tracks[state.at] + state.tracks[1 - state.at]
     last = max(len(order) - 1, 1)
+    waiting = state.tracks[1 - state.at]
     out = []
     for seat, (waddle_vp, frontier, growing) in enumerate(rows):
         place = order.index(seat) / last if seat in order else 1.0
         out.append([1.0, waddle_vp, open_vp[seat], frontier, growing, state.doubles_left[seat],
-                    place, lead[seat]])
+                    place, lead[seat], 1.0 if seat in waiting else 0.0])
     return live, out
 
 
