@@ -152,12 +152,6 @@ def main(argv: list[str] | None = None) -> None:
                         help="search: no touching rule for doubles")
     parser.add_argument("--no-common", dest="common", action="store_false",
                         help="search: no common random numbers across root actions")
-    parser.add_argument("--cut", type=int, default=None,
-                        help="search: cut playouts after this many round ends (0: at the leaf) "
-                             "and score them by the fitted evaluation")
-    parser.add_argument("--blend", type=float, default=0.0,
-                        help="search: back up this share of the leaf's fitted evaluation, the rest "
-                             "its playout's totals (default 0)")
     parser.add_argument("--search-seconds", type=float, default=None,
                         help="calibration: a different time budget for the search bot")
     parser.add_argument("--search-iterations", type=int, default=None,
@@ -172,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.seconds is None and args.iterations is None:
         args.seconds = 0.1
     options = {"exploration": args.exploration, "solver": args.solver, "touching": args.touching,
-               "common": args.common, "cut": args.cut, "blend": args.blend}
+               "common": args.common}
     setup = Setup(args.seconds, args.iterations, args.seed, options, args.search_seconds,
                   args.search_iterations)
     load, start = os.getloadavg()[0], time.perf_counter()

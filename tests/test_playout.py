@@ -31,19 +31,8 @@ def playouts_of(game: Game) -> Playouts:
 def pushed_playout(game: Game, draws, first, scout_damping, double_damping, touching) -> list[int]:
     """The reference playout through ``push``: the draws ``Playouts.run`` documents
     (no scout in the last round)."""
-    return pushed(game, draws, first, scout_damping, double_damping, touching).live_totals()
-
-
-def pushed(game: Game, draws, first, scout_damping, double_damping, touching, rounds=None) -> Game:
-    """A copy of ``game`` after ``pushed_playout``'s actions, to the end or until
-    ``rounds`` rounds have ended."""
     game, k = game.copy(), first
-    where = (game.half, game.active_hex)
     while not game.is_over:
-        if (game.half, game.active_hex) != where:
-            where, rounds = (game.half, game.active_hex), None if rounds is None else rounds - 1
-        if rounds == 0:
-            break
         actions, u = game.legal_actions(), draws[k]
         k += 1
         if game.last_round and not isinstance(actions[-1], Place):
@@ -59,7 +48,7 @@ def pushed(game: Game, draws, first, scout_damping, double_damping, touching, ro
                               or touching and not game.touches_own(action.hex)):
             action = actions[i - 1]
         game.push(action)
-    return game
+    return game.live_totals()
 
 
 @pytest.mark.parametrize("seed", range(36))
@@ -75,23 +64,6 @@ def test_a_playout_plays_the_documented_draws_and_leaves_the_game_alone(seed):
     before = to_record(game)
     assert playouts.run(game, draws, first, *policy) == pushed_playout(game, draws, first, *policy)
     assert to_record(game) == before
-
-
-@pytest.mark.parametrize("seed", range(24))
-def test_a_cut_playout_evaluates_the_position_after_its_rounds(seed):
-    game = position(seed)
-    if game.is_over:
-        return
-    playouts = playouts_of(game)
-    rng = random.Random(seed)
-    draws = [rng.random() for _ in range(playouts.decisions(game))]
-    rounds = seed % 3
-    reached = pushed(game, draws, 0, 0.7, 0.0, True, rounds)
-    got = playouts.run(game, draws, 0, 0.7, 0.0, True, rounds, lambda p, state: state)
-    if reached.is_over:
-        assert got == reached.live_totals()
-    else:
-        assert got == reached.snapshot()
 
 
 def test_the_decisions_bound_every_playout():

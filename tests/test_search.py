@@ -10,10 +10,7 @@ import pytest
 from waddle import COLOURS, Game, Map, Place, Water, parse_action
 from waddle.hex.actions import SCOUT
 from waddle.hex.endgame import placements_left, solve
-from waddle.hex.evaluation import evaluate
-from waddle.hex.game import tables_of
 from waddle.hex.hexgrid import neighbours
-from waddle.hex.playout import Playouts
 from waddle.hex.pruning import searched_actions
 from waddle.hex.record import to_record
 from waddle.hex.rewards import rewards
@@ -160,24 +157,6 @@ def test_search_finds_the_only_winning_move(solver, common):
     assert game.current_player == "red" and placements_left(game) == 4
     bot = SearchBot(0, seconds=None, iterations=400, solver=solver, common=common)
     assert bot.choose(game) == Place((2, 0))
-
-
-def test_search_with_playouts_cut_after_a_round_finds_the_only_winning_move():
-    bot = SearchBot(0, seconds=None, iterations=400, solver=0, cut=1)
-    assert bot.choose(forced_win()) == Place((2, 0))
-
-
-@pytest.mark.parametrize("options", [{"cut": 0}, {"blend": 1.0}])
-def test_playouts_cut_at_the_leaf_or_fully_blended_score_each_root_action_by_the_evaluation(options):
-    game = random_position(4, 8, players=4)
-    actions = searched_actions(game)
-    report = analyse(game, seconds=None, iterations=len(actions), seed=1, solver=0, **options)
-    playouts = Playouts(tables_of(game.map), 4, False)
-    assert {line.action for line in report.lines} == set(actions)
-    for line in report.lines:
-        game.push(line.action)
-        assert list(line.scores.values()) == evaluate(playouts, game.snapshot())
-        game.pop()
 
 
 def test_common_random_numbers_make_a_seeded_search_repeat_itself():

@@ -13,9 +13,9 @@ rounds"), so the next active hex depends on the active one alone
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from waddle.hex.game import DOUBLES, Game, Snapshot, tables_of
+from waddle.hex.game import DOUBLES, Game, tables_of
 from waddle.hex.scoring import points_by_size, pool_awards, waddle_cap
 from waddle.hex.tables import Tables
 
@@ -60,22 +60,15 @@ class Playouts:
         out = self._waddles(pieces, doubles)
         shift = len(self.tables.ice)
         tokens = [p | (p & doubles) << shift for p in pieces]
-        for i, (mask, _) in enumerate(self.pools):
-            for seat, vp in self.awarded(i, tuple([(w & mask).bit_count() for w in tokens])):
+        for (mask, fish), awards in zip(self.pools, self.awards):
+            strengths = tuple([(w & mask).bit_count() for w in tokens])
+            won = awards.get(strengths)
+            if won is None:
+                won = awards[strengths] = tuple(
+                    (seat, sum(values)) for seat, values in enumerate(pool_awards(strengths, fish)) if values)
+            for seat, vp in won:
                 out[seat] += vp
         return out
-
-    def awarded(self, pool: int, strengths: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-        """The ``(seat, VP)`` pairs the fish of pool ``pool`` (an index into
-        :attr:`pools`) award at ``strengths`` (seat order), seats winning nothing left
-        out (remembered by the strengths)."""
-        awards = self.awards[pool]
-        won = awards.get(strengths)
-        if won is None:
-            won = awards[strengths] = tuple(
-                (seat, sum(values)) for seat, values
-                in enumerate(pool_awards(strengths, self.pools[pool][1])) if values)
-        return won
 
     def _waddles(self, pieces: Sequence[int], doubles: int) -> list[int]:
         """Each player's waddle VP: the flood fill of :func:`waddle.hex.scoring.groups`,
@@ -126,8 +119,7 @@ class Playouts:
         return placements + rounds * self.players
 
     def run(self, game: Game, draws: Sequence[float], first: int = 0, scout_damping: float = 0.0,
-            double_damping: float = 0.0, touching: bool = False, rounds: int | None = None,
-            evaluate: Callable[[Playouts, Snapshot], list[float]] | None = None) -> list[float]:
+            double_damping: float = 0.0, touching: bool = False) -> list[int]:
         """Play ``game`` (unchanged; it fits these playouts) to the end on scratch state and
         return each player's final total (VP, seat order).
 
@@ -141,9 +133,7 @@ class Playouts:
         among the places (by ``u * REDRAW_SCALE % 1``) when ``u * SCOUT_SCALE % 1`` is
         below ``scout_damping``; a drawn double becomes the single on its hex when ``u *
         DOUBLE_SCALE % 1`` is below ``double_damping``, and always when ``touching`` and
-        the hex is next to none of the player's own tokens. With ``rounds`` and
-        ``evaluate``, the playout stops once ``rounds`` rounds have ended (0: at once) and
-        returns ``evaluate(self, position)`` there, unless the game is over by then.
+        the hex is next to none of the player's own tokens.
         """
         t = self.tables
         pieces, doubles, occupied, left, tracks, at, scouted, pos, half, earlier = game.snapshot()
@@ -153,11 +143,7 @@ class Playouts:
         more = self.mirror_match and half == 0         # a half follows this one
         last = pos >= 0 and next_rounds[pos] < 0 and not more
         k = first - 1
-        ends = -1 if rounds is None else rounds
         while pos >= 0:
-            if not ends:
-                return evaluate(self, Snapshot(pieces, doubles, occupied, left, tracks, at, scouted,
-                                               pos, half, earlier))
             k += 1
             u = draws[k]
             track = tracks[at]
@@ -189,7 +175,6 @@ class Playouts:
                 tracks[at] = []
                 at, scouted = 1 - at, False
             pos = next_rounds[pos]
-            ends -= 1
             if pos >= 0:
                 shore = shores[pos]
                 last = next_rounds[pos] < 0 and not more

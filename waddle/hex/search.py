@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from waddle.hex.actions import Action
 from waddle.hex.budget import Budget
 from waddle.hex.endgame import placements_left, solve
-from waddle.hex.evaluation import evaluate
 from waddle.hex.game import Game, tables_of
 from waddle.hex.playout import Playouts
 from waddle.hex.pruning import searched_actions
@@ -121,11 +120,6 @@ class SearchBot:
         common: common random numbers: the playouts after each root action read the
             same random numbers for the same decisions of the game (by the visits of
             that action: :meth:`waddle.hex.playout.Playouts.run`), else fresh ones.
-        cut: cut each playout short once this many rounds have ended (0: at the new
-            leaf) and score it there by the fitted evaluation
-            (:func:`waddle.hex.evaluation.evaluate`); ``None``: play out to the end.
-        blend: back up ``blend`` times the fitted evaluation of the new leaf plus ``1 -
-            blend`` times its playout's totals (0: the playout's alone).
 
     Raises:
         ValueError: if both budgets are ``None``, ``seconds`` is negative, nan or
@@ -145,8 +139,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, *, seconds: float | None = 0.5,
                  iterations: int | None = None, exploration: float = 0.35, solver: int = 4,
-                 touching: bool = True, common: bool = True, cut: int | None = None,
-                 blend: float = 0.0) -> None:
+                 touching: bool = True, common: bool = True) -> None:
         if solver < 0:
             raise ValueError(f"the search bot's solver threshold must be 0 or more, not {solver}")
         self._budget = Budget(seconds, iterations)
@@ -154,10 +147,8 @@ class SearchBot:
         self.exploration = exploration
         self.solver = solver
         self.touching = touching
-        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching, cut,
-                       evaluate)
+        self.policy = (self.SCOUT_DAMPING, 0.0 if touching else self.DOUBLE_DAMPING, touching)
         self.common = common
-        self.blend = blend
         self.last_iterations = 0        # iterations of the last move (0: solved, or forced)
         self._playouts: Playouts | None = None      # of the last game searched
 
@@ -201,7 +192,7 @@ class SearchBot:
                 self.last_iterations = 0
                 return analysis
         tree = _Tree(game, self._playouts_of(game), self._rng, self.exploration, self.touching,
-                     self.policy, self.common, every_action, self.blend)
+                     self.policy, self.common, every_action)
         self.last_iterations = self._budget.run(tree.iterate, start, stop)
         return tree.analysis(self.last_iterations)
 
@@ -286,11 +277,10 @@ class _Tree:
     between iterations, and the root node."""
 
     __slots__ = ("game", "playouts", "rng", "exploration", "touching", "policy", "common", "size",
-                 "streams", "root", "blend")
+                 "streams", "root")
 
     def __init__(self, game: Game, playouts: Playouts, rng: random.Random, exploration: float,
-                 touching: bool, policy: tuple, common: bool, every_action: bool = False,
-                 blend: float = 0.0) -> None:
+                 touching: bool, policy: tuple, common: bool, every_action: bool = False) -> None:
         self.game = game.copy()
         self.playouts = playouts
         self.rng = rng
@@ -298,7 +288,6 @@ class _Tree:
         self.touching = touching
         self.policy = policy            # the arguments of Playouts.run after draws and first
         self.common = common
-        self.blend = blend
         self.size = playouts.decisions(game)               # random numbers a stream holds
         self.streams: list[list[float]] = []               # by the visits of a root action
         self.root = self._node(None, -1, prune=not every_action)
@@ -316,10 +305,6 @@ class _Tree:
         game = self.game
         path = self._descend()
         totals = self.playouts.run(game, self._stream(path[0].visits), len(path), *self.policy)
-        if self.blend and not game.is_over:
-            blend = self.blend
-            guess = evaluate(self.playouts, game.snapshot())
-            totals = [blend * g + (1 - blend) * t for g, t in zip(guess, totals)]
         for _ in range(len(path)):
             game.pop()
         self._back_up(path, totals)
