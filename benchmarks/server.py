@@ -36,9 +36,10 @@ The host process manages its garbage collector as ``waddle serve`` does
 each frozen); ``--default-gc`` leaves CPython's defaults, for comparison.
 
 Run: ``python benchmarks/server.py`` (about 5 minutes); ``--rounds N`` repeats the round
-trip N times with fresh servers and gives each round's ratio and their median; ``--quick`` for a short run;
-``--smoke`` for the smallest (what the test suite runs); ``--tables 500 1000`` to choose
-N; ``--window SECONDS`` for the measured window of each (``--window 600``: ten minutes).
+trip N times with fresh servers and gives each round's ratio and their median;
+``--quick`` for a short run; ``--smoke`` for the smallest (what the test suite runs);
+``--tables 500 1000`` to choose N; ``--window SECONDS`` for the measured window of each
+(``--window 600``: ten minutes).
 """
 
 from __future__ import annotations
@@ -314,7 +315,7 @@ def round_trip(count: int) -> float:
 
 def round_trips_in_rounds(count: int, rounds: int) -> None:
     """``rounds`` rounds of :func:`round_trip`, then the write-ahead-on ratio of each and
-    their median (the machine's speed moves the ratio by about 0.15 from run to run)."""
+    their median (the machine's speed moves the ratio by up to 0.2 within minutes)."""
     ratios = [round_trip(count) for _ in range(rounds)]
     if rounds > 1:
         print(f"write-ahead on, p50 ratio to echo in each of {rounds} rounds: "

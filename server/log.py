@@ -29,9 +29,9 @@ def audiences(seats: int) -> list[Audience]:
 
 def entry_for(payloads: Sequence[Any], message: Callable[[Any], Any]) -> Entry:
     """The frames of one event: ``payloads`` holds what each audience sees (in
-    :func:`audiences` order), ``message(payload)`` the message carrying it. Each
-    distinct payload object is encoded once; when every frame is the same, one stands
-    for all."""
+    :func:`audiences` order), ``message(payload)`` the message carrying it. Payloads all
+    equal (a game without secrets): one frame, encoded once, stands for all; else each
+    distinct payload object is encoded once, and equal frames still collapse to one."""
     if payloads.count(payloads[0]) == len(payloads):
         return encode(message(payloads[0]))
     encoded: dict[int, bytes] = {}
