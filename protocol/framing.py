@@ -12,6 +12,7 @@ connection can go on) or a fatal one (:class:`FrameTooLarge`, :class:`TruncatedF
 from __future__ import annotations
 
 import functools
+import os
 import struct
 from typing import Any
 
@@ -126,7 +127,8 @@ class FramedStream:
         receives: the union this side receives (``ClientMessage`` on the host).
         max_frame: the cap on received frame bodies (bytes).
 
-    ``send`` must not be called by two tasks at once (give it one writer task).
+    ``send`` must not be called by two tasks at once (give it one writer task). A TCP
+    stream's socket is read directly (:func:`_read`), not through the stream's layers.
     """
 
     def __init__(self, stream: trio.abc.Stream, receives: Any, max_frame: int) -> None:
@@ -134,6 +136,7 @@ class FramedStream:
         self.max_frame = max_frame
         self._decoder = decoder_for(receives)
         self._buffer = bytearray()
+        self._socket = stream.socket if isinstance(stream, trio.SocketStream) else None
 
     @classmethod
     def for_server(cls, stream: trio.abc.Stream, ruleset: Any) -> FramedStream:
@@ -195,9 +198,13 @@ class FramedStream:
 
     async def _fill(self, size: int, *, between_frames: bool) -> None:
         while len(self._buffer) < size:
+            wanted = max(size - len(self._buffer), 4096)
             try:
-                data = await self.stream.receive_some(max(size - len(self._buffer), 4096))
-            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                if self._socket is None:
+                    data = await self.stream.receive_some(wanted)
+                else:
+                    data = await _read(self._socket, wanted)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 raise ConnectionClosed(f"connection lost: {exc}") from None
             if not data:
                 if between_frames and not self._buffer:
@@ -208,3 +215,29 @@ class FramedStream:
     async def aclose(self) -> None:
         """Close the underlying stream."""
         await self.stream.aclose()
+
+
+async def _read(socket: trio.socket.SocketType, size: int) -> bytes:
+    """Up to ``size`` bytes from the non-blocking ``socket``, waiting for some: a checkpoint
+    as ``receive_some`` is (cancelled before reading; what is there at once still lets the
+    others run first, so a peer flooding its socket cannot starve the loop). The socket's
+    number is read at each call: a closed socket's is -1, never a number since reused.
+
+    Raises:
+        OSError: the link broke or the socket is closed; trio.ClosedResourceError: it was
+            closed while waiting.
+    """
+    await trio.lowlevel.checkpoint_if_cancelled()
+    try:
+        data = os.read(socket.fileno(), size)
+    except BlockingIOError:
+        pass
+    else:
+        await trio.lowlevel.cancel_shielded_checkpoint()
+        return data
+    while True:
+        await trio.lowlevel.wait_readable(socket)
+        try:
+            return os.read(socket.fileno(), size)
+        except BlockingIOError:
+            continue

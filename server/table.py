@@ -508,11 +508,9 @@ class Table:
         if failed is not None:
             return self._reject(peer, "act", *failed, message.id)
         try:
-            events = self._play(self.seats.number(seat), message.action, None, message.id)
+            events = self._play(self.seats.number(seat), message.action, None, message.id, peer)
         except IllegalActionError as exc:
             return self._reject(peer, "act", "illegal", str(exc), message.id)
-        peer.send(Ack(id=message.id, version=self.version))
-        peer.flush()  # the mover's event and ack go out before the rest of the table's work
         self._settle(events)
 
     # -- take-backs, pauses and rematches ------------------------------------------------------
@@ -619,9 +617,12 @@ class Table:
         self._settle(self._play(seat, action, bot, id))
         return self.version
 
-    def _play(self, seat: int, action: Any, bot: str | None, id: str | None) -> list[Any]:
+    def _play(self, seat: int, action: Any, bot: str | None, id: str | None,
+              mover: Peer | None = None) -> list[Any]:
         """:meth:`apply`'s first part: play ``action``, write it ahead, send each audience
-        its events; return the events (raises as :meth:`apply` does)."""
+        its events; return the events (raises as :meth:`apply` does). ``mover``: the
+        connection that sent the action (its ``id``), written to first, its event and
+        ``ack`` at once, before the table works out what the others see."""
         events = self.match.apply(seat, action)
         version = self.version + 1
         if id is not None:
@@ -629,8 +630,17 @@ class Table:
         self.bot_kinds.append(bot)
         if self.saver:
             self.saver.append(version, seat, action, bot, id)
-        self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
-                               lambda seen: Played(version=version, seat=seat, events=seen, bot=bot)))
+
+        def played(seen: list[Any]) -> Played:
+            return Played(version=version, seat=seat, events=seen, bot=bot)
+
+        if mover is not None:
+            mover.send_frame(encode(played(self.match.redact(events, seat))))
+            mover.send(Ack(id=id, version=version))
+            mover.flush()
+        entry = entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))], played)
+        self.log.append(entry)
+        self._send(entry, but=mover)
         return events
 
     def _settle(self, events: list[Any]) -> None:
@@ -658,9 +668,10 @@ class Table:
         self.log.append(entry)
         self._send(entry)
 
-    def _send(self, entry: Entry) -> None:
+    def _send(self, entry: Entry, but: Peer | None = None) -> None:
         for peer in list(self.peers):
-            peer.send_frame(frame_of(entry, self.audience(peer)))
+            if peer is not but:
+                peer.send_frame(frame_of(entry, self.audience(peer)))
 
     def _broadcast(self, message: Any) -> None:
         frame = encode(message)

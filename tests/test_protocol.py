@@ -191,6 +191,72 @@ async def test_truncated_frame_and_clean_close_are_told_apart():
         await reader.receive()
 
 
+async def tcp_pair() -> tuple[trio.SocketStream, FramedStream]:
+    """A client stream and the host's framed side of one TCP connection on 127.0.0.1."""
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    client = await trio.open_tcp_stream("127.0.0.1", listener.socket.getsockname()[1])
+    server = await listener.accept()
+    await listener.aclose()
+    return client, FramedStream.for_server(server, HEX)
+
+
+async def test_over_tcp_frames_split_and_joined_anyhow_arrive_whole_and_in_order():
+    client, reader = await tcp_pair()
+    messages = [protocol.Ping(nonce=n) for n in range(40)]
+    data = b"".join(protocol.encode(m) for m in messages)
+    async with client:
+        for start in range(0, len(data), 7):  # cuts inside headers and bodies
+            await client.send_all(data[start:start + 7])
+        received = [await reader.receive() for _ in messages]
+    assert received == messages
+    with pytest.raises(ConnectionClosed):
+        await reader.receive()
+    await reader.aclose()
+
+
+async def test_over_tcp_a_read_cancelled_before_data_loses_nothing():
+    client, reader = await tcp_pair()
+    async with client:
+        await client.send_all(protocol.encode(protocol.Ping(nonce=1)))
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await reader.receive()
+        assert scope.cancelled_caught
+        assert await reader.receive() == protocol.Ping(nonce=1)
+    await reader.aclose()
+
+
+async def test_over_tcp_reading_a_closed_stream_is_connection_closed_not_another_socket():
+    client, reader = await tcp_pair()
+    await reader.aclose()
+    other, _ = await tcp_pair()  # may take the closed socket's number
+    async with other:
+        await other.send_all(protocol.encode(protocol.Ping(nonce=2)))
+        with trio.fail_after(5), pytest.raises(ConnectionClosed):
+            await reader.receive()
+    await client.aclose()
+
+
+async def test_over_tcp_a_flooding_peer_does_not_starve_the_loop():
+    client, reader = await tcp_pair()
+    ticks = 0
+
+    async def ticker():
+        nonlocal ticks
+        while True:
+            await trio.sleep(0)
+            ticks += 1
+
+    async with client, trio.open_nursery() as nursery:
+        nursery.start_soon(client.send_all, protocol.encode(protocol.Ping(nonce=3)) * 3000)  # ~20 reads
+        nursery.start_soon(ticker)
+        for _ in range(3000):
+            await reader.receive()
+        nursery.cancel_scope.cancel()
+    assert ticks >= 5
+    await reader.aclose()
+
+
 async def test_sending_on_a_closed_stream_is_connection_closed():
     client, reader = server_side()
     await client.aclose()

@@ -15,8 +15,10 @@ from test_server_kit import (
 )
 
 import protocol
+from server.table import Table
 from waddle.hex.options import BundledMap, FileMap, StandardMap
 from waddle.hex.record import from_record
+from waddle.hex.ruleset import RULESET as HEX
 
 
 async def test_full_game_between_two_scripted_clients_and_a_spectator(autojump_clock):
@@ -65,6 +67,50 @@ async def test_the_mover_has_its_event_and_ack_before_the_table_announces_the_ga
     assert tail[2].phase == "finished"
     tail = other.received[[getattr(m, "version", None) for m in other.received].index(last):]
     assert [type(m) for m in tail[:2]] == [protocol.Played, protocol.Lobby] and tail[1].phase == "finished"
+
+
+class Recorder:
+    """A peer (:class:`server.seats.Peer`) that notes in ``calls``, shared by every
+    recorder, each frame given to it and each flush, in the order they come."""
+
+    def __init__(self, name: str, calls: list) -> None:
+        self.label = self.name = name
+        self.seat, self.watching, self.token, self.calls = None, False, None, calls
+
+    def send(self, message) -> None:
+        self.send_frame(protocol.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
+        if isinstance(message, protocol.Seated):
+            self.token = message.token
+        self.calls.append((self.name, type(message).__name__))
+
+    def flush(self) -> None:
+        self.calls.append((self.name, "flush"))
+
+    def close(self, code: str, message: str) -> None:
+        pass
+
+    def log_rejection(self, request: str, code: str, message: str) -> None:
+        pass
+
+
+async def test_the_mover_s_event_and_ack_are_written_before_any_other_connection_s_frame(autojump_clock):
+    calls: list = []
+    table = Table(config().settings, ruleset=HEX, prepared=on_map(MAP2), seed=3)
+    ada, bob, eve = (Recorder(name, calls) for name in ("Ada", "Bob", "Eve"))
+    for peer in (ada, bob):
+        table.handle(peer, protocol.Join(name=peer.name))
+    table.handle(eve, protocol.Watch(name="Eve"))
+    table.handle(ada, protocol.Start())
+    mover = ada if 0 in table.match.to_act() else bob
+    action = table.match.position(0).legal_actions()[0]
+    del calls[:]
+    table.handle(mover, protocol.Act(id="1", version=table.version, token=mover.token, action=action))
+    assert calls[:3] == [(mover.name, "Played"), (mover.name, "Ack"), (mover.name, "flush")]
+    assert sorted(calls[3:]) == sorted([(other, "Played") for other in ("Ada", "Bob", "Eve")
+                                        if other != mover.name])
 
 
 async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
