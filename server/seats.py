@@ -25,7 +25,10 @@ def new_token() -> str:
 
 
 def same_secret(given: str, secret: str) -> bool:
-    """Whether ``given`` equals ``secret``, in time that does not depend on where they differ."""
+    """Whether ``given`` equals ``secret``, in time that does not depend on where they differ
+    (ASCII text, a token's, compared as it is; other text as UTF-8)."""
+    if given.isascii() and secret.isascii():
+        return hmac.compare_digest(given, secret)
     return hmac.compare_digest(given.encode(), secret.encode())
 
 

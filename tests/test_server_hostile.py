@@ -381,3 +381,18 @@ async def test_rejections_cannot_flood_the_host_log(autojump_clock, caplog):
     bad_token = [line for line in lines if "bad_token" in line]
     assert len(bad_token) == 1 and "guess-" not in bad_token[0]
     assert any(line.endswith("closed; 99 more such rejection(s) not logged") for line in lines)
+
+
+@given(st.text(max_size=40), st.text(max_size=40))
+def test_a_secret_matches_only_itself_whatever_the_text(given_text, secret):
+    from server.seats import same_secret
+
+    assert same_secret(secret, secret)
+    assert same_secret(given_text, secret) == (given_text == secret)  # never raises on non-ASCII
+
+
+def test_a_join_code_outside_ascii_is_compared_as_text():
+    from server.seats import same_secret
+
+    assert same_secret("café", "café") and not same_secret("cafe", "café")
+    assert not same_secret("x" * 32, "x" * 31 + "é")
