@@ -27,14 +27,16 @@ def audiences(seats: int) -> list[Audience]:
     return [None, *range(seats)]
 
 
-def entry_for(payloads: Sequence[Any], message: Callable[[Any], Any]) -> Entry:
+def entry_for(payloads: Sequence[Any], message: Callable[[Any], Any],
+              known: tuple[Any, bytes] | None = None) -> Entry:
     """The frames of one event: ``payloads`` holds what each audience sees (in
-    :func:`audiences` order), ``message(payload)`` the message carrying it. Payloads all
+    :func:`audiences` order), ``message(payload)`` the message carrying it; ``known``, a
+    payload object already encoded and its frame (the mover's, sent first). Payloads all
     equal (a game without secrets): one frame, encoded once, stands for all; else each
     distinct payload object is encoded once, and equal frames still collapse to one."""
+    encoded: dict[int, bytes] = {} if known is None else {id(known[0]): known[1]}
     if payloads.count(payloads[0]) == len(payloads):
-        return encode(message(payloads[0]))
-    encoded: dict[int, bytes] = {}
+        return encoded.get(id(payloads[0])) or encode(message(payloads[0]))
     frames = []
     for payload in payloads:
         frame = encoded.get(id(payload))

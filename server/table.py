@@ -634,11 +634,15 @@ class Table:
         def played(seen: list[Any]) -> Played:
             return Played(version=version, seat=seat, events=seen, bot=bot)
 
+        known = None
         if mover is not None:
-            mover.send_frame(encode(played(self.match.redact(events, seat))))
+            mine = self.match.redact(events, seat)
+            known = mine, encode(played(mine))
+            mover.send_frame(known[1])
             mover.send(Ack(id=id, version=version))
             mover.flush()
-        entry = entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))], played)
+        payloads = [self.match.redact(events, a) for a in audiences(len(self.seats))]
+        entry = entry_for(payloads, played, known)
         self.log.append(entry)
         self._send(entry, but=mover)
         return events

@@ -113,6 +113,27 @@ async def test_the_mover_s_event_and_ack_are_written_before_any_other_connection
                                         if other != mover.name])
 
 
+def test_an_event_s_frames_are_encoded_once_per_distinct_payload_and_a_known_frame_is_reused():
+    from server.log import entry_for, frame_of
+
+    made = []
+
+    def message(seen):
+        made.append(seen)
+        return protocol.Ack(id=seen, version=1)
+
+    public = "all"
+    assert entry_for([public] * 3, message) == protocol.encode(protocol.Ack(id="all", version=1))
+    assert made == ["all"]
+    known = protocol.encode(protocol.Ack(id="all", version=1))
+    assert entry_for([public] * 3, message, (public, known)) is known and made == ["all"]
+    spectator, mine, theirs = "s", "m", "t"
+    entry = entry_for([spectator, mine, theirs], message, (mine, b"sent"))
+    assert [frame_of(entry, audience) for audience in (None, 0, 1)] == [
+        protocol.encode(protocol.Ack(id=x, version=1)) if x != "m" else b"sent" for x in "smt"]
+    assert made == ["all", "s", "t"]
+
+
 async def test_full_game_over_tcp_on_loopback_with_a_bot_seat():
     cfg = config(prepared=on_map(MAP3), settings=hex_settings(3, bots=["random"]))
     async with hosting(cfg, tcp=True) as (host, connect):
