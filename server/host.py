@@ -48,7 +48,8 @@ class ServerConfig:
     """How to host.
 
     ``address``/``port``: where to listen (port 0: any free port; use ``0.0.0.0`` for
-    the LAN only on purpose). ``settings``: the table's starting settings. ``code``: join
+    the LAN only on purpose); ``None``: where the resumed game's host listened (its save
+    file says), else ``127.0.0.1`` and ``default_port``. ``settings``: the table's starting settings. ``code``: join
     code or ``None``. ``save``: the save file (``None``: not saved). ``resume``: a save
     file to continue (its settings, seats and tokens win over ``settings``; saving goes
     on to ``save`` or, without it, to ``resume``). ``grace``: seconds before a stand-in
@@ -63,8 +64,9 @@ class ServerConfig:
     serve``: :func:`server.tuning.collect_young`).
     """
 
-    address: str = "127.0.0.1"
-    port: int = 0
+    address: str | None = None
+    port: int | None = None
+    default_port: int = 0
     settings: Settings = field(default_factory=Settings)
     code: str | None = None
     save: str | Path | None = None
@@ -113,6 +115,12 @@ class Host:
         else:
             self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
                                save=config.save, prepared=config.prepared, **options)
+        saved = self.table.listening
+        #: Where the host listens: ``config``'s, else the resumed game's, else the defaults.
+        self.address = config.address if config.address is not None else (saved[0] if saved else "127.0.0.1")
+        self.wanted_port = config.port if config.port is not None else (
+            saved[1] if saved else config.default_port)
+        #: The port it listens on, once :meth:`run` has bound it.
         self.port: int | None = None
         self._ids = itertools.count(1)
         self._live: dict[Connection, str | None] = {}  # every connection, oldest first: its address
@@ -144,8 +152,9 @@ class Host:
         Raises:
             OSError: the address cannot be bound.
         """
-        listeners = await trio.open_tcp_listeners(self.config.port, host=self.config.address)
+        listeners = await trio.open_tcp_listeners(self.wanted_port, host=self.address)
         self.port = listeners[0].socket.getsockname()[1]
+        self.table.listening = self.address, self.port
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
             self._connections = await nursery.start(self._keep_connections)
@@ -154,7 +163,7 @@ class Host:
                 nursery.start_soon(task)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
-            log.info("listening on %s:%d", self.config.address, self.port)
+            log.info("listening on %s:%d", self.address, self.port)
             task_status.started(self.port)
 
     async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:

@@ -63,17 +63,23 @@ class SavedTable(msgspec.Struct):
     table: str = ""
     version: int = 0
     games: int = 1
+    #: Where the host listened (address and port), so a resume listens there again and
+    #: its players' clients, still trying that address, find it; ``None`` in older saves.
+    address: str | None = None
+    port: int | None = None
 
 
 def host_part(ruleset: Ruleset, settings: Settings, seats: list[Seat], bots: list[str | None],
-              code: str | None, table: str, *, version: int = 0, games: int = 1) -> dict[str, Any]:
+              code: str | None, table: str, *, version: int = 0, games: int = 1,
+              listening: tuple[str, int] | None = None) -> dict[str, Any]:
     """The ``host`` part of a save file, JSON-ready (``version``: the table's event
     version, past ``1 + actions`` after take-backs or rematches; ``games``: the game's
-    number at the table)."""
+    number at the table; ``listening``: the address and port its host listens on, if any)."""
+    address, port = listening or (None, None)
     saved = SavedTable(protocol=PROTOCOL_VERSION, game=ruleset.name,
                        settings=msgspec.to_builtins(settings), code=code, table=table,
                        seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted)) for s in seats],
-                       bots=list(bots), version=version, games=games)
+                       bots=list(bots), version=version, games=games, address=address, port=port)
     return msgspec.to_builtins(saved)
 
 

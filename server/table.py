@@ -139,6 +139,9 @@ class Table:
         self.seed = seed
         self.rng = random.Random(seed)
         self.turn_started: float | None = None
+        #: Where the table's host listens (address, port), saved so a resume listens there
+        #: again (:class:`server.host.Host`); ``None``: not known.
+        self.listening: tuple[str, int] | None = None
         self.wake = trio.Event()
         #: How blocking work runs (a bot's choice, preparing a map, writing the save file):
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
@@ -690,10 +693,11 @@ class Table:
 
     def save_data(self) -> dict[str, Any]:
         """The save file's content: the game record plus ``host`` (settings, seats with
-        tokens, the event version and the game's number at the table)."""
+        tokens, the event version, the game's number at the table, where the host listens)."""
         return self.match.record(host=host_part(self.ruleset, self.settings, list(self.seats),
                                                 self.bot_kinds, self.code, self.id,
-                                                version=self.version, games=self.games))
+                                                version=self.version, games=self.games,
+                                                listening=self.listening))
 
     async def flush(self) -> None:
         """Wait until the save file alone holds the current version, its journal folded
@@ -720,6 +724,8 @@ class Table:
         table.log = EventLog(base=resumed.version)  # take-backs are events too
         table.games = resumed.saved.games
         table.bot_kinds = list(resumed.saved.bots)
+        if resumed.saved.address is not None and resumed.saved.port is not None:
+            table.listening = resumed.saved.address, resumed.saved.port
         table.phase = "finished" if resumed.match.is_over else "playing"
         return table
 

@@ -138,6 +138,30 @@ def test_serve_kill_and_resume(tmp_path):
     assert seated["token"] not in err and "fjord" not in err
 
 
+def test_serve_resumed_without_a_port_listens_where_its_players_wait(tmp_path):
+    save = tmp_path / "game.waddle.json"
+    proc, port = start_host("--players", "2", "--bots", "random", "--seed", "3", "--save", str(save))
+    try:
+        c = Plain(port)
+        c.send(type="hello", protocol=2, client="plain")
+        c.until("welcome")
+        c.send(type="join", name="Ada")
+        c.until("seated")
+        c.send(type="start")
+        c.until("started", version=1)
+    finally:
+        proc.send_signal(signal.SIGINT)  # the host stops and says how the game goes on
+        out, _ = proc.communicate(timeout=10)
+    assert f"continue with: waddle serve --resume {save}" in out
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--resume", str(save)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().startswith(f"Waddle host on 127.0.0.1:{port} (playing")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--bots", "nobody"], "unknown bot"),
     (["--turn-timer", "0"], "--turn-timer"),

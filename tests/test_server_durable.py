@@ -298,3 +298,29 @@ def test_out_of_file_descriptors_the_host_backs_off_keeps_the_game_and_saves_onc
     assert err.count("cannot write the save file") == 1  # reported once, though retried every second
     assert "saving works again" in err
     assert read_save(save).match.game.moves == game.moves
+
+
+async def test_a_resumed_host_listens_where_the_saved_game_s_host_did(tmp_path):
+    from server import Host
+
+    save = tmp_path / "g.json"
+    with trio.fail_after(30):
+        async with hosting(config(save=save, port=0), tcp=True) as (host, connect):
+            await started_pair(connect)
+            port = host.port
+            await host.table.flush()
+    saved = json.loads(save.read_text())["host"]
+    assert (saved["address"], saved["port"]) == ("127.0.0.1", port)
+
+    resumed = Host(config(resume=save, save=None, prepared=None))
+    assert (resumed.address, resumed.wanted_port) == ("127.0.0.1", port)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            assert await nursery.start(resumed.run) == port  # the players' clients try here
+            nursery.cancel_scope.cancel()
+    assert Host(config(resume=save, port=0, prepared=None)).wanted_port == 0  # given wins
+
+    saved.pop("address"), saved.pop("port")  # a save from before the host kept them
+    old = json.loads(save.read_text()) | {"host": saved}
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    assert Host(config(resume=tmp_path / "old.json", prepared=None, default_port=7777)).wanted_port == 7777

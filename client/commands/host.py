@@ -39,10 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from server.host import Host, ServerConfig
     from server.tuning import collect_young, tune_gc
 
-    check_port(args.port, any_free=True)
+    if args.port is not None:
+        check_port(args.port, any_free=True)
     code = None if args.open else args.code or secrets.token_hex(3)
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
-    server = Host(ServerConfig(address=args.address, port=args.port, settings=serve.settings_from(args),
+    server = Host(ServerConfig(address=args.address, port=args.port, default_port=serve.DEFAULT_PORT,
+                               settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                                limits=serve.limits_from(args), command="waddle host",
@@ -55,11 +57,12 @@ def run(args: argparse.Namespace) -> int:
     client_options = {"name": options.check_name(args.name), "label": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)
-    local = "127.0.0.1" if args.address in ("0.0.0.0", "") else args.address
-    join = serve.join_command(args.address, "{port}", code)
-    if args.port:
-        print(f"Hosting on {args.address}:{args.port}. Others join with:  {join.format(port=args.port)}")
-    session = RemoteSession(local, args.port, client_options=client_options, server=server,
+    address, port = server.address, server.wanted_port
+    local = "127.0.0.1" if address in ("0.0.0.0", "") else address
+    join = serve.join_command(address, "{port}", code)
+    if port:
+        print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}")
+    session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     return run_ui_then_say_saved(session, args, server.table)
 

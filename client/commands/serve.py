@@ -24,10 +24,12 @@ DEFAULT_PACE = 1.0
 def add_arguments(parser: argparse.ArgumentParser,
                   code_help: str = "join code players must give (default: none)") -> None:
     """The host's options (shared with ``waddle host``, which gives its own ``--code`` help)."""
-    parser.add_argument("--address", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument("--address",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN; "
+                             "with --resume: the saved game's)")
+    parser.add_argument("--port", type=int,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0: any free port; with "
+                             "--resume: the saved game's, where its players wait)")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
                         help="seats at the table, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
@@ -149,11 +151,13 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
-    check_port(args.port, any_free=True)
+    if args.port is not None:
+        check_port(args.port, any_free=True)
     save = args.save
     if save is None and args.resume is None:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
-    host = Host(ServerConfig(address=args.address, port=args.port, settings=settings_from(args),
+    host = Host(ServerConfig(address=args.address, port=args.port, default_port=DEFAULT_PORT,
+                             settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                              limits=limits_from(args), command="waddle serve",
@@ -198,8 +202,8 @@ async def _serve(host) -> None:
         try:
             port = await nursery.start(host.run)
         except OSError as exc:
-            error = OSError(f"cannot listen on {host.config.address}:{host.config.port}: "
-                            f"{exc.strerror or exc}")
+            error = OSError(f"cannot listen on {host.address}:{host.wanted_port}: "
+                            f"{exc.strerror or exc}{_choose_port(host)}")
             nursery.cancel_scope.cancel()
         else:
             _announce(host, port)
@@ -224,12 +228,19 @@ async def _stop_on_signal(scope) -> None:
 
 def _announce(host, port: int) -> None:
     table = host.table
-    print(f"{table.ruleset.title} host on {host.config.address}:{port} ({table.phase}, "
+    print(f"{table.ruleset.title} host on {host.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
-    print(f"join with:  {join_command(host.config.address, port, table.code)}", flush=True)
+    print(f"join with:  {join_command(host.address, port, table.code)}", flush=True)
     if table.save_path:
         print(f"saving to:  {table.save_path}", flush=True)
     print("Ctrl-C stops the host; --resume FILE continues the game.", flush=True)
+
+
+def _choose_port(host) -> str:
+    """What to add to a failure to listen on a resumed game's own port: how to choose another."""
+    if host.config.port is None and host.table.listening is not None:
+        return " (the saved game's port: choose another with --port)"
+    return ""
 
 
 def join_command(address: str, port: int | str, code: str | None) -> str:

@@ -76,8 +76,8 @@ class RemoteSession:
                     try:
                         self.client.port = await nursery.start(self._server.run)
                     except OSError as exc:
-                        config = self._server.config
-                        raise OSError(f"cannot host on {config.address}:{config.port}: "
+                        server = self._server
+                        raise OSError(f"cannot host on {server.address}:{server.wanted_port}: "
                                       f"{exc.strerror or exc}") from None
                     self.address = self.address.format(port=self.client.port)
                     nursery.start_soon(self._show_record)
