@@ -52,6 +52,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="waddle", description="Waddle: penguins, ice and fishing pools, in your terminal.",
         epilog="Start with 'waddle demo' (bots play a game) or 'waddle play' (you against bots). "
                "'waddle COMMAND --help' tells more.")
+    parser.add_argument("--version", action="version", version=f"waddle {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help, description=help)
@@ -59,6 +60,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if name == command:
             _module(module).add_arguments(sub_parser)
     return parser
+
+
+def _version() -> str:
+    """The installed package's version (``pyproject.toml``), or ``unknown`` when not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("waddle")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _module(name: str):

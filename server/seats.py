@@ -78,11 +78,13 @@ class Seat:
 
 
 class Seats:
-    """The seats of one table, in seat order, for a game whose seats look like ``looks``."""
+    """The seats of one table, in seat order, for a game whose seats look like ``looks``;
+    the order they were taken in is kept too (the owner's), whatever the seat order."""
 
     def __init__(self, looks: Sequence[SeatLook]) -> None:
         self.looks = tuple(looks)
         self._seats: list[Seat] = []
+        self._taken: list[Seat] = []  # the same seats, in the order they were taken
 
     def __iter__(self) -> Iterator[Seat]:
         return iter(self._seats)
@@ -100,8 +102,9 @@ class Seats:
     @property
     def owner(self) -> Seat | None:
         """The seat that may configure and start: the longest-seated connected person (or,
-        with nobody connected, the longest-seated person)."""
-        people = [s for s in self._seats if s.bot is None]
+        with nobody connected, the longest-seated person); the opening turn order, which
+        reorders the seats, does not change it."""
+        people = [s for s in self._taken if s.bot is None]
         return next((s for s in people if s.peer is not None), people[0] if people else None)
 
     def free_looks(self) -> list[SeatLook]:
@@ -119,15 +122,18 @@ class Seats:
         look = next((f for f in free if f.label == label), None) or free[0]
         seat = Seat(look, name, bot=bot, ready=bot is not None)
         self._seats.append(seat)
+        self._taken.append(seat)
         return seat
 
     def remove(self, seat: Seat) -> None:
         """Free ``seat``; the seats after it move up one number."""
         self._seats.remove(seat)
+        self._taken.remove(seat)
 
     def restore(self, seats: Iterable[Seat]) -> None:
-        """Replace every seat (a resumed table)."""
+        """Replace every seat (a resumed table: taken in seat order, as far as it knows)."""
         self._seats = list(seats)
+        self._taken = list(self._seats)
 
     def reorder(self, labels: Sequence[str]) -> None:
         """Put the seats in the order of ``labels`` (the opening turn order)."""

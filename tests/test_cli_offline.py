@@ -166,6 +166,16 @@ def test_replay_of_an_unfinished_record_gives_the_live_score(tmp_path, capsys):
     assert json.loads(out) == {"finished": False, "scores": live, "winners": [], "halves": [live]}
     _, text, _ = run(capsys, "replay", str(path))
     assert "the record stops after 2 actions; the game is not over" in text
+    _, text, _ = run(capsys, "replay", str(truncated(tmp_path, "three-players-ranked-pool.json", 1)))
+    assert "the record stops after 1 action; the game is not over" in text
+
+
+def test_version_names_the_installed_package(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"waddle {version('waddle')}"
 
 
 def test_replay_of_no_actions_scores_nothing(tmp_path, capsys):

@@ -282,6 +282,17 @@ async def test_ownership_passes_to_a_connected_player_when_the_owner_drops(autoj
     assert host.table.seats[0].name == "Ada"  # the seat stays, held for a reclaim
 
 
+def test_the_owner_is_who_sat_first_whatever_the_opening_turn_order():
+    from server.seats import Seats
+
+    seats = Seats(HEX.seats)
+    ada, bob, cy = seats.add("Ada"), seats.add("Bob"), seats.add("Cy")
+    seats.reorder([cy.label, bob.label, ada.label])  # the shuffled opening order
+    assert list(seats) == [cy, bob, ada] and seats.owner is ada
+    seats.remove(ada)
+    assert seats.owner is bob
+
+
 async def test_bundled_map_by_name(autojump_clock):
     from waddle import bundled_map, bundled_maps
     name = bundled_maps()[0]

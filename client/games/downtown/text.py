@@ -242,7 +242,8 @@ def report(match: DowntownMatch) -> str:
         winners = ", ".join(state.labels[s] for s in state.winners)
         parts.append(f"\n{'winners (shared)' if state.shared else 'winner'}: {winners}")
     if not state.is_over:
-        parts.append(f"\nthe record stops after {len(match)} actions; the game is not over ({stopped(state)})")
+        parts.append(f"\nthe record stops after {len(match)} action{'' if len(match) == 1 else 's'}; "
+                     f"the game is not over ({stopped(state)})")
     return "\n".join(parts)
 
 

@@ -80,7 +80,8 @@ def report(match: HexMatch) -> str:
         totals = ", ".join(f"{p} {s.total} ({s.waddles}+{s.pools})" for p, s in result.scores.items())
         parts.append(f"\ntotal of both halves: {totals}")
     if not result.finished:
-        parts.append(f"\nthe record stops after {len(game)} actions; the game is not over (live score)")
+        parts.append(f"\nthe record stops after {len(game)} action{'' if len(game) == 1 else 's'}; "
+                     "the game is not over (live score)")
     return "\n".join(parts)
 
 
