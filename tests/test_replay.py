@@ -411,6 +411,36 @@ def test_a_downtown_hint_is_computed_from_the_seat_view_alone():
     assert position.state.hands[1] == host.match.state.hands[1]
 
 
+@pytest.mark.parametrize("players, single", [(2, False), (3, True)])
+def test_a_downtown_hint_holds_only_what_its_seat_knows_at_every_turn_of_a_game(players, single):
+    from collections import Counter
+
+    from downtown_ui_kit import bots_play, play_turn
+
+    seat = 1
+    host, control = downtown_table(players, seat, single=single)
+    turns = 0
+    while True:
+        bots_play(host)
+        if host.match.is_over:
+            break
+        control.analyse()
+        batch = control.analyst.batch
+        assert batch is not None, control.ui.notice
+        hint = batch.jobs[0][1].state
+        known = host.match.position(seat).state     # the seat's knowledge, from the host's side
+        assert batch.jobs[0][1].seat == seat and hint.hands[seat] == host.match.state.hands[seat]
+        assert all(card == UNKNOWN for deck in hint.decks for card in deck)
+        for other in set(range(players)) - {seat}:
+            seen = Counter(card for card in hint.hands[other] if card != UNKNOWN)
+            assert seen <= Counter(known.known[other]), (other, hint.hands[other], known.known[other])
+            assert hint.pending[other] in (None, UNKNOWN, known.pending[other])
+        control.analyst.cancel()
+        play_turn(control)
+        turns += 1
+    assert turns >= 8
+
+
 def test_a_spectator_gets_no_hint():
     state = table_state([seat(0, "red", "Ann"), seat(1, "blue", "Bob", bot="greedy")],
                         label=None, game=Game(flowers((20,), (1,)), ["red", "blue"]))
