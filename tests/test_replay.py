@@ -37,7 +37,7 @@ from waddle.hex.actions import Place, action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.record import to_record
 from waddle.journal import Entry, Header, journal_path, line
-from waddle.ruleset import Analysis, Candidate, get_ruleset
+from waddle.ruleset import Analysis, Candidate, get_ruleset, ruleset_of_record
 
 RECORDS = Path(__file__).parent / "data" / "records"
 HEX, DOWNTOWN = get_ruleset("hex"), get_ruleset("downtown")
@@ -164,11 +164,86 @@ def test_the_steps_are_what_a_spectator_saw_and_end_where_the_record_ends(tmp_pa
 
 
 def test_the_last_step_of_a_game_that_goes_on_is_analysed_as_its_next_mover_knows_it():
-    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
-    cut = next(k for k, action in enumerate(full["actions"]) if k > 2 and action["seat"] != 0)
+    full = bad_move_record()                       # the hex game: no secrets to keep
+    cut = next(k for k in range(3, len(full["actions"])) if full["actions"][k]["player"] != full["players"][0])
     replay = Replay({**full, "actions": full["actions"][:cut]}, "save.json")
-    assert not replay.finished and replay.positions[-1].seat == full["actions"][cut]["seat"]
-    assert DOWNTOWN.analyse(replay.positions[-1], 60, seed=1, iterations=5).seat == full["actions"][cut]["seat"]
+    mover = full["players"].index(full["actions"][cut]["player"])
+    assert not replay.finished and replay.analysable
+    assert HEX.analyse(replay.positions[-1], 60, seed=1, iterations=5).seat == mover
+
+
+def downtown_in_play(path: Path, actions: int = 9) -> dict:
+    """Write to ``path`` the Downtown record cut after ``actions`` (a running host's save,
+    the game not over); return the whole record."""
+    full = json.loads((RECORDS / "downtown-two-players.json").read_text())
+    path.write_text(json.dumps({**full, "actions": full["actions"][:actions]}))
+    return full
+
+
+def test_a_game_keeps_secrets_exactly_when_its_audiences_see_different_views():
+    games = {}
+    for path in RECORDS.glob("*.json"):
+        data = json.loads(path.read_text())
+        ruleset = ruleset_of_record(data)
+        match, _ = ruleset.replay(data)
+        differ = any(match.view(seat) != match.view(None) for seat in range(len(match.labels)))
+        assert ruleset.secrets == differ, path.name
+        games[ruleset.name] = ruleset.secrets
+    assert games == {"downtown": True, "hex": False}
+
+
+def test_the_viewer_never_analyses_a_downtown_game_in_play_and_holds_no_hand_of_it(tmp_path):
+    path = tmp_path / "save.json"
+    downtown_in_play(path)
+    replay = ReplaySession(str(path)).replay
+    assert not replay.finished and not replay.analysable
+    # nothing the viewer keeps holds a card of a hand (the spectator's state aside)
+    assert all(card == UNKNOWN for position in replay.positions for hand in position.state.hands
+               for card in hand)
+
+    async def test(d):
+        control = d.app.controller
+        replay = control.replay
+        def panel():
+            return " ".join(word for row in d.text().splitlines()[1:-1] for word in row.split("│")[-1].split())
+
+        # said in the panel, before any key
+        await d.until(lambda: "No analysis until the game is over: the hands are hidden" in panel(), "why")
+        d.keys(END)
+        await d.shows("move 9 of 9")
+        d.keys("e")                                             # the QA's path: the last step, e
+        await d.until(lambda: "no analysis of a game in play" in control.ui.notice, "the refusal")
+        d.keys("E")
+        for _ in range(len(replay)):
+            d.keys(LEFT + "e")
+        await d.shows("move 0 of 9")
+        shown = d.text()
+        assert "best for" not in shown and "Search bot" not in shown and "Expected final score" not in shown
+        assert control.analyst.batch is None and control.analysis is None and control.suggestion is None
+        assert replay.analyses == {} and replay.marks() == {}
+
+    view(path, test, columns=80, rows=24, seconds=0.05, pass_seconds=0.02)
+
+
+def test_a_followed_downtown_game_is_analysed_once_it_is_over(tmp_path):
+    from client.ui.controller import Controller
+
+    path = tmp_path / "save.json"
+    full = downtown_in_play(path)
+    session = ReplaySession(str(path), follow=True)
+    control = Controller(session)
+    session.go(len(session.replay))
+    control.analyse()
+    control.analyse_game()
+    assert control.analyst.batch is None and "no analysis of a game in play" in control.ui.notice
+    path.write_text(json.dumps(full))                     # the game ends: its record is out
+    session.reload()
+    assert session.replay.finished and session.replay.analysable
+    session.go(3)
+    control.analyse()
+    batch = control.analyst.batch
+    assert batch is not None and batch.jobs == [(3, session.replay.positions[3])]
+    assert batch.jobs[0][1].seat == full["actions"][3]["seat"]     # the mover's own position
 
 
 def test_a_bad_record_names_the_file_and_the_place(tmp_path):
@@ -334,6 +409,36 @@ def test_a_downtown_hint_is_computed_from_the_seat_view_alone():
     assert all(card == UNKNOWN for card in position.state.hands[0])
     assert all(card == UNKNOWN for deck in position.state.decks for card in deck)
     assert position.state.hands[1] == host.match.state.hands[1]
+
+
+@pytest.mark.parametrize("players, single", [(2, False), (3, True)])
+def test_a_downtown_hint_holds_only_what_its_seat_knows_at_every_turn_of_a_game(players, single):
+    from collections import Counter
+
+    from downtown_ui_kit import bots_play, play_turn
+
+    seat = 1
+    host, control = downtown_table(players, seat, single=single)
+    turns = 0
+    while True:
+        bots_play(host)
+        if host.match.is_over:
+            break
+        control.analyse()
+        batch = control.analyst.batch
+        assert batch is not None, control.ui.notice
+        hint = batch.jobs[0][1].state
+        known = host.match.position(seat).state     # the seat's knowledge, from the host's side
+        assert batch.jobs[0][1].seat == seat and hint.hands[seat] == host.match.state.hands[seat]
+        assert all(card == UNKNOWN for deck in hint.decks for card in deck)
+        for other in set(range(players)) - {seat}:
+            seen = Counter(card for card in hint.hands[other] if card != UNKNOWN)
+            assert seen <= Counter(known.known[other]), (other, hint.hands[other], known.known[other])
+            assert hint.pending[other] in (None, UNKNOWN, known.pending[other])
+        control.analyst.cancel()
+        play_turn(control)
+        turns += 1
+    assert turns >= 8
 
 
 def test_a_spectator_gets_no_hint():

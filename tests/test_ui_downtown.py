@@ -331,6 +331,22 @@ def test_recall_takes_one_or_two_penguins_off_one_neighbourhood():
     assert host.wishes[-1] == ("act", Play("Recall", None, Recall("light", (Penguins("L1", 1, 1),))))
 
 
+def test_a_refusal_follows_the_whole_wrapped_heading_in_an_80_column_window():
+    state = position(3, hands=[["Recall"], ["Single"], ["Single"]], board={"L1": (0, 3)})
+    host, control = table(3, 0, position=state)
+    play_card(control, "Recall")
+    to_place(control, "L1")
+    for _ in range(3):                                   # one more than Recall takes
+        control.view.penguin("yellow")
+    assert control.ui.notice == "Recall takes 1 or 2 penguins"
+    shown = [line.rstrip() for line in screen(control).split("\n")]
+    start = next(i for i, line in enumerate(shown) if line.startswith("Recall: take 1 or 2"))
+    said = shown.index("Recall takes 1 or 2 penguins")
+    heading = " ".join(line.strip() for line in shown[start:said])
+    assert heading == "Recall: take 1 or 2 penguins off in Light (r, y)"   # whole, then the notice
+    assert said - start == 2                                              # it wraps at 45 columns
+
+
 def test_copy_asks_which_top_card_and_does_its_action():
     state = position(2, hands=[["Copy", "Odd"], ["Single"]], piles=[[], ["Recall"]],
                      board={"P3": (0, 1)})

@@ -335,6 +335,10 @@ class Ruleset(ABC):
     timed_bots: ClassVar[tuple[str, ...]] = ()
     #: The ``format`` field of the game's records.
     record_format: ClassVar[str]
+    #: Whether the game keeps secrets (its audiences see different views: hands, a
+    #: deck's order): its record, which holds them, is given out only after the game, and
+    #: the replay viewer analyses a game of it only once it is over.
+    secrets: ClassVar[bool] = False
     #: The difficulty levels by name (every one of :data:`LEVELS`): the bot each plays as.
     #: :meth:`make_bot` and :meth:`check_bots` take a level's name wherever a kind goes.
     levels: ClassVar[Mapping[str, Level]] = {}

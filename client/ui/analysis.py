@@ -16,6 +16,7 @@ from prompt_toolkit.utils import get_cwidth
 from client.state import TableState
 from client.ui.analyst import Batch
 from client.ui.gameview import GameView
+from client.ui.replay import IN_PLAY_LINE
 from client.ui.text import Fragments, fit, letter
 from protocol.text import clean
 
@@ -106,10 +107,12 @@ def move_lines(state: TableState, view: GameView, replay, width: int, rows: int,
 def replay_panel(state: TableState, view: GameView, replay, batch: Batch | None, width: int,
                  height: int, *, ascii: bool = False) -> list[Fragments]:
     """The replay viewer's side panel: the game's lines at the step shown (tracks, players,
-    the live score), the analysis of the step, the progress of a search, the evaluation
-    graph, what of the file's journal was left out, then the move list filling the rest
-    of ``height``."""
+    the live score), why there is no analysis (a game with secrets in play) or the
+    analysis of the step, the progress of a search, the evaluation graph, what of the
+    file's journal was left out, then the move list filling the rest of ``height``."""
     lines = view.panel_top(width)
+    if not replay.analysable:
+        lines += [[("class:dim", row)] for row in textwrap.wrap(IN_PLAY_LINE, max(width, 10))]
     analysis = replay.analyses.get(replay.step)
     if analysis is not None:
         lines += expected_lines(state, view, analysis, "Search bot: expected final score", width, ascii=ascii)

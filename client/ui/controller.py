@@ -361,9 +361,13 @@ class Controller:
     # -- the search bot's analysis and hints ------------------------------------------------------------
 
     def analyse(self) -> None:
-        """``e``: the replay's step analysed, or a hint on your turn (if the table allows)."""
+        """``e``: the replay's step analysed (once a game with secrets is over), or a hint
+        on your turn (if the table allows)."""
         replay, state = self.replay, self.state
         if replay is not None:
+            if replay.refusal:
+                self.notify(replay.refusal)
+                return
             step = replay.step
             self.analyst.request(Batch(replay.ruleset, [(step, replay.positions[step])], self.seconds,
                                        f"step {step}", into=replay.analyses))
@@ -377,10 +381,13 @@ class Controller:
 
     def analyse_game(self) -> None:
         """``E``: replay: analyse every step not analysed yet, from the start, filling the
-        evaluation graph and the blunder marks as it goes."""
+        evaluation graph and the blunder marks as it goes (once a game with secrets is over)."""
         replay = self.replay
         if replay is None:
             self.notify("the whole-game analysis is for replays (waddle replay FILE)")
+            return
+        if replay.refusal:
+            self.notify(replay.refusal)
             return
         jobs = [(k, replay.positions[k]) for k in range(len(replay) + 1) if k not in replay.analyses]
         if not jobs:

@@ -13,7 +13,10 @@ one ``played``; any other jump builds the state afresh.
 The view is the spectator's (DOWNTOWN.md "What is public and what is secret"): a record
 holds every hand and the deck order, but the viewer shows only what everybody at the table
 saw, so watching a running host's save file gives nothing away, and a move is judged on
-what its player knew (the analysis of a step sees only the mover's position).
+what its player knew (the analysis of a step sees only the mover's position). A game that
+keeps secrets (:attr:`waddle.ruleset.Ruleset.secrets`) is analysed only once it is over:
+before, the mover's position holds a hand nobody else may know, so the replay keeps no
+position and every analysis is refused (:data:`IN_PLAY`).
 
 With ``follow``, :meth:`ReplaySession.run` looks at the file every
 :data:`client.savefile.POLL_SECONDS` and takes in the actions added since (a running
@@ -35,6 +38,10 @@ from waddle.ruleset import Analysis, Ruleset, ruleset_of_record, rulesets
 
 #: What every wish of the shell answers in a replay.
 NOT_LIVE = "this is a replay: nothing is sent to a table"
+#: Why a game that keeps secrets is not analysed before it is over: the keys' refusal, and
+#: the panel's line.
+IN_PLAY = "no analysis of a game in play: the search would see the hidden hands"
+IN_PLAY_LINE = "No analysis until the game is over: the hands are hidden"
 #: A move whose mover's expected final score dropped by this share of the game's highest
 #: expected score (at least the points after it) is a blunder (``??``), half of it a
 #: mistake (``?``), as chess sites mark them.
@@ -64,7 +71,8 @@ class Replay:
         actions: ``(seat, action)`` of every action, in order.
         events: each action's events as a spectator saw them.
         positions: for each step, the position its mover knew (the last: the end's, or in
-            a record that stops before the end, the next mover's).
+            a record that stops before the end, the next mover's); none while
+            :attr:`analysable` is false.
         pauses: after each action, what the table paused for (``Match.pause_after``: the
             hex game's half-time), so that step shows what the table showed then (the
             first half's final board and score).
@@ -91,6 +99,11 @@ class Replay:
         to_act = match.to_act()   # a game that goes on: the next mover's (the lowest of several)
         self.positions.append(match.position(min(to_act) if to_act else 0))
         self.finished = match.is_over
+        #: Whether the steps may be analysed: a game without secrets, or one that is over
+        #: (its record given out); else the movers' positions (their hands) are dropped.
+        self.analysable = self.finished or not self.ruleset.secrets
+        if not self.analysable:
+            self.positions = []
         self.choosers = choosers(data, len(self.actions))
         names = seat_names(data)
         self.seats = [SeatInfo(seat=i, label=label, colour=self.ruleset.label_look(label).colour,
@@ -110,6 +123,11 @@ class Replay:
         """Whether this record is ``other``'s game with more actions (or the same)."""
         return (self.seats == other.seats and self.start == other.start
                 and self.actions[:len(other.actions)] == other.actions)
+
+    @property
+    def refusal(self) -> str:
+        """Why the steps may not be analysed now, for the keys ("" if they may)."""
+        return "" if self.analysable else IN_PLAY
 
     def mover(self, step: int) -> int | None:
         """The seat that played the action after ``step`` (``None`` at the last step)."""

@@ -60,6 +60,7 @@ class DowntownRuleset(Ruleset):
     bots = tuple(BOTS)
     timed_bots = ("search",)
     record_format = FORMAT
+    secrets = True
     #: The difficulty levels (a project decision, measured in docs/arena.md).
     levels = {"easy": Level("random"), "medium": Level("greedy"), "hard": Level("search", 1.0)}
 

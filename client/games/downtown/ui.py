@@ -258,14 +258,16 @@ class GameView(Base):
                 lines = [[("class:dim", "Watching: every hand is hidden")], *lines]
             return lines[:rows], [None] * len(lines)
         draft = self.draft
-        lines, items = (self._list if draft.step in LIST_STEPS else self._board_lines)(draft, width, rows)
+        lines, items, top = (self._list if draft.step in LIST_STEPS else self._board_lines)(draft, width, rows)
         notice = self.shell.ui.notice
         if notice and self.composing():  # why a step was refused, whole (the banner cuts it at 80 columns)
             said = [[("class:notice", line)] for line in textwrap.wrap(notice, width)[:NOTICE_LINES]]
-            lines, items = lines[:1] + said + lines[1:], items[:1] + [None] * len(said) + items[1:]
+            lines, items = lines[:top] + said + lines[top:], items[:top] + [None] * len(said) + items[top:]
         return lines[:rows], items[:rows]
 
-    def _list(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None]]:
+    def _list(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None], int]:
+        """The lines of a list step, for each the list line it shows (or ``None``), and
+        how many lines the heading takes (1)."""
         composing = self.composing()
         heading = self._heading(draft) if composing else f"Your hand: {len(self.game.hands[self.seat])} cards"
         lines: list[Fragments] = [[("class:heading", heading)]]
@@ -283,7 +285,7 @@ class GameView(Base):
             lines.append([(style, body), ("class:dim", note)])
             items.append(i)
         detail = wrapped(self._detail(draft, entries), width, max(rows - len(lines), 0), self.shell.ascii)
-        return lines + detail, items + [None] * len(detail)
+        return lines + detail, items + [None] * len(detail), 1
 
     def _entry(self, draft: Draft, item, composing: bool) -> tuple[str, str, bool]:
         """A list line: its text, a note at its end (the most it scores), and whether it is
@@ -341,8 +343,10 @@ class GameView(Base):
         draft = self.draft
         return None if draft is None or draft.copied is None else self.game.name(draft.copied)
 
-    def _board_lines(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None]]:
-        """The lines of a board step or the confirm step."""
+    def _board_lines(self, draft: Draft, width: int, rows: int) -> tuple[list[Fragments], list[int | None], int]:
+        """The lines of a board step or the confirm step (wrapped to ``width``), ``None``
+        for each (no list line), and how many lines the heading, the first, wraps to (a
+        notice goes after the whole of it)."""
         game = self.game
         lines: list[Fragments] = []
         card = game.name(draft.card)
@@ -355,11 +359,12 @@ class GameView(Base):
             scored = self.preview()
             if scored is not None:
                 lines.append(self._scores(scored))
+        top = len(wrap_line(lines[0], width))
         lines = [wrapped_line for line in lines for wrapped_line in wrap_line(line, width)]
         effective = game.effective(draft.card, draft.copied)
         if effective is not None and draft.opening == "card":
             lines += wrapped(card_text(game.deck.cards[effective]), width, rows - len(lines), self.shell.ascii)
-        return lines[:rows], [None] * min(len(lines), rows)
+        return lines[:rows], [None] * min(len(lines), rows), top
 
     def _doing(self, draft: Draft) -> str:
         """What the step asks for, in words."""
