@@ -11,6 +11,7 @@ import pytest
 
 from client.cli import main
 from waddle import Map, bundled_map, standard_map
+from waddle.hex.maps import MAX_MAP_BYTES
 from waddle.hex.tiles import tiles_for
 
 RECORDS = Path(__file__).with_name("data") / "records"
@@ -88,6 +89,19 @@ def test_map_file_is_checked(tmp_path, capsys):
                     '         {q = 1, r = 0, terrain = "ice"}]\n')
     status, out, _ = run(capsys, "map", "--file", str(path))
     assert status == 0 and out.startswith(f"map file {path}; 1 ice and 1 water hexes")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = " + "[" * 100_000 + "]" * 100_000),
+    ("big.toml", "#" * (MAX_MAP_BYTES + 1)),
+])
+def test_a_hostile_map_file_is_one_line_naming_it(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = run(capsys, "map", "--file", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"waddle map: {path}: ") and ("nested too deeply" in err or "too large" in err)
 
 
 def test_seed_with_a_named_map_is_refused(capsys):

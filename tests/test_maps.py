@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
 from waddle.hex.bundled import bundled_info
 from waddle.hex.hexgrid import components, neighbours
+from waddle.hex.maps import MAX_MAP_BYTES
 
 GOOD = """\
 name = "little bay"
@@ -109,6 +111,32 @@ def test_bad_toml_names_the_file(tmp_path):
     path = write(tmp_path, 'hexes = [ {q = 0, r = 0, terrain = "water" ')
     with pytest.raises(MapError, match=f"^{re.escape(str(path))}: not a valid toml file"):
         load_map(path)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = " + "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = [{q = 0, r = 0, terrain = " + "{a = " * 30_000 + "1" + "}" * 30_000 + "}]"),
+])
+def test_a_file_nested_too_deeply_is_refused_naming_the_file(tmp_path, name, text):
+    path = write(tmp_path, text, name)
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: not a valid (json|toml) file: nested too deeply$"):
+        load_map(path)
+
+
+def test_a_file_over_the_cap_is_refused_naming_the_cap(tmp_path):
+    path = write(tmp_path, GOOD + "#" * (MAX_MAP_BYTES - len(GOOD.encode())))
+    assert load_map(path).name == "little bay"  # at the cap
+    path = write(tmp_path, GOOD + "#" * (MAX_MAP_BYTES + 1 - len(GOOD.encode())))
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: cannot read the map file: "
+                                       f"the file is too large: over the {MAX_MAP_BYTES:,}-byte cap$"):
+        load_map(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_an_endless_file_is_refused_as_too_large():
+    with pytest.raises(MapError, match="^/dev/zero: cannot read the map file: the file is too large"):
+        load_map("/dev/zero")
 
 
 def test_missing_file_names_the_file(tmp_path):

@@ -10,18 +10,19 @@ and the problem.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from waddle.errors import MapError
+from waddle.files import parse_json, parse_toml, read_text
 from waddle.hex.hexgrid import Hex, components, neighbours
 
 #: The largest map accepted, in hexes (the 5-player standard map has 70).
 MAX_HEXES = 500
+#: The largest map file read, in bytes: a map of :data:`MAX_HEXES` hexes is under 64 KiB.
+MAX_MAP_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,16 +225,17 @@ def load_map(path: str | Path) -> Map:
     """Load a map file: TOML (``docs/maps.md``) or JSON (a record's ``map`` object).
 
     Raises:
-        MapError: the file cannot be read or parsed, or the map is invalid; the
-            message names the file.
+        MapError: the file cannot be read, is over :data:`MAX_MAP_BYTES`, cannot be
+            parsed (nested too deeply included), or the map is invalid; the message
+            names the file.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, MAX_MAP_BYTES)
+    except (OSError, ValueError) as exc:
         raise MapError(f"{path}: cannot read the map file: {exc}") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        data = parse_json(text) if path.suffix == ".json" else parse_toml(text)
+    except ValueError as exc:
         raise MapError(f"{path}: not a valid {path.suffix.lstrip('.') or 'toml'} file: {exc}") from None
     return Map.from_dict(data, source=str(path), name=str(data.get("name", path.stem)) if isinstance(data, dict) else "")
