@@ -11,6 +11,7 @@ import pytest
 
 from client.cli import main
 from waddle import Map, bundled_map, standard_map
+from waddle.files import MAX_RECORD_BYTES
 from waddle.hex.maps import MAX_MAP_BYTES
 from waddle.hex.tiles import tiles_for
 
@@ -229,6 +230,28 @@ def test_record_that_is_not_json(tmp_path, capsys):
     path.write_text("{not json")
     status, _, err = run(capsys, "replay", str(path), "--json")
     assert status == 2 and err.startswith(f"waddle replay: {path}: not valid JSON")
+
+
+@pytest.mark.parametrize("form", ["--text", "--json"])
+def test_a_record_nested_too_deeply_is_one_line(tmp_path, capsys, form):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    status, out, err = run(capsys, "replay", str(path), form)
+    assert status == 2 and out == ""
+    assert err == f"waddle replay: {path}: not valid JSON: nested too deeply\n"
+
+
+def test_a_record_over_the_cap_is_one_line_from_a_file_or_standard_input(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "big.json"
+    path.write_text(" " * (MAX_RECORD_BYTES + 1))
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 2 and out == ""
+    assert err == f"waddle replay: {path}: cannot read the record: the file is too large: over the {MAX_RECORD_BYTES:,}-byte cap\n"
+    stdin = io.StringIO(" " * (MAX_RECORD_BYTES + 10))
+    monkeypatch.setattr("sys.stdin", stdin)
+    status, out, err = run(capsys, "replay", "-", "--json")
+    assert status == 2 and err.startswith("waddle replay: <stdin>: cannot read the record: the file is too large")
+    assert stdin.tell() == MAX_RECORD_BYTES + 1  # read no further
 
 
 def test_missing_record(tmp_path, capsys):
