@@ -62,3 +62,12 @@ def test_a_port_outside_0_to_65535_is_refused_in_one_line(capsys, nothing_starts
     assert main([command, "--port", port, "--players", "2", "--bots", "random"]) == 2
     err = capsys.readouterr().err
     assert err == f"waddle {command}: bad port {port}: expected a number from 0 to 65535 (0: any free port)\n"
+
+
+@pytest.mark.parametrize("command", ["serve", "host"])
+def test_a_save_file_nested_too_deeply_is_refused_in_one_line(tmp_path, capsys, nothing_starts, command):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main([command, "--port", "0", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"waddle {command}: {path}: cannot read the saved game: nested too deeply\n"
