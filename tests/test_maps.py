@@ -6,12 +6,14 @@ import json
 import os
 import re
 
+import msgspec
 import pytest
 
 from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
 from waddle.hex.bundled import bundled_info
 from waddle.hex.hexgrid import components, neighbours
-from waddle.hex.maps import MAX_MAP_BYTES
+from waddle.hex.maps import MAX_COORD, MAX_MAP_BYTES
+from waddle.hex.ruleset import HexData, MapData
 
 GOOD = """\
 name = "little bay"
@@ -91,12 +93,29 @@ def test_to_dict_round_trips():
      r"hexes\[1\] at \(1, 0\): an ice hex has no number and no fish"),
     (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = "a", terrain = "ice"}'],
      r"hexes\[1\]: q and r must be integers"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 1001, r = 0, terrain = "ice"}'],
+     r"hex \(1001, 0\): q and r must be from -1000 to 1000"),
+    (['{q = 0, r = -1001, terrain = "water", number = 1}', '{q = 1, r = -1001, terrain = "ice"}'],
+     r"hex \(0, -1001\): q and r must be from -1000 to 1000"),
 ])
 def test_validation_names_file_place_and_problem(tmp_path, lines, problem):
     path = hexes_file(tmp_path, *lines)
     with pytest.raises(MapError, match=f"^{re.escape(str(path))}: .*{problem}") as caught:
         load_map(path)
     assert "\n" not in str(caught.value)
+
+
+def test_the_loader_keeps_to_the_coordinates_the_wire_carries(tmp_path):
+    # `waddle play --map` showed msgspec's "Expected int <= 1000" in the lobby: the view could not carry the map
+    edge = load_map(hexes_file(tmp_path, "{q = 1000, r = -1000, terrain = 'water', number = 1}",
+                               "{q = 999, r = -1000, terrain = 'ice'}"))
+    assert msgspec.convert(edge.to_dict(), MapData).hexes[1] == HexData(1000, -1000, "water", 1)
+    beyond = {"q": MAX_COORD + 1, "r": 0, "terrain": "ice"}
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert(beyond, HexData)
+    with pytest.raises(MapError, match=rf"hex \({MAX_COORD + 1}, 0\): q and r must be from"):
+        Map.from_dict({"hexes": [{"q": MAX_COORD, "r": 0, "terrain": "water", "number": 1}, beyond]})
 
 
 def test_an_ice_hex_next_to_unnumbered_water_only_is_refused(tmp_path):

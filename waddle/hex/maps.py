@@ -21,6 +21,9 @@ from waddle.hex.hexgrid import Hex, components, neighbours
 
 #: The largest map accepted, in hexes (the 5-player standard map has 70).
 MAX_HEXES = 500
+#: The largest ``|q|`` or ``|r|`` of a hex, as records and the wire bound coordinates
+#: (:data:`waddle.hex.actions.Coord`).
+MAX_COORD = 1000
 #: The largest map file read, in bytes: a map of :data:`MAX_HEXES` hexes is under 64 KiB.
 MAX_MAP_BYTES = 256 * 1024
 
@@ -58,10 +61,11 @@ class Map:
             ``players``; a :class:`~waddle.Game` on it refuses other player counts).
 
     Raises:
-        MapError: a hex both ice and water, a duplicate number, a number or fish
-            value below 1, no numbered water hex, no ice, an ice hex touching no
-            numbered water hex (RULES.md "Maps" decision), or more than
-            :data:`MAX_HEXES` hexes, or a ``players`` range outside 2..5.
+        MapError: a hex both ice and water, a hex's ``q`` or ``r`` beyond
+            ±:data:`MAX_COORD`, a duplicate number, a number or fish value below 1, no
+            numbered water hex, no ice, an ice hex touching no numbered water hex
+            (RULES.md "Maps" decision), or more than :data:`MAX_HEXES` hexes, or a
+            ``players`` range outside 2..5.
     """
 
     __slots__ = ("ice", "water", "name", "players", "numbered", "pools", "_tables")
@@ -199,6 +203,9 @@ def _check(ice: frozenset[Hex], water: dict[Hex, Water], source: str) -> None:
         raise MapError(f"{source}: hex {min(both)} is both ice and water")
     if len(ice) + len(water) > MAX_HEXES:
         raise MapError(f"{source}: more than {MAX_HEXES} hexes")
+    far = [h for h in (*ice, *water) if max(abs(h[0]), abs(h[1])) > MAX_COORD]
+    if far:
+        raise MapError(f"{source}: hex {min(far)}: q and r must be from -{MAX_COORD} to {MAX_COORD}")
     numbers: dict[int, Hex] = {}
     for hex, w in water.items():
         if w.number is not None:
