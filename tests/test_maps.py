@@ -84,6 +84,11 @@ def test_to_dict_round_trips():
      r"water hex \(2, 0\): duplicate number 1 \(also at \(0, 0\)\)"),
     (['{q = 0, r = 0, terrain = "water", number = 1, fish = [3, 0]}', '{q = 1, r = 0, terrain = "ice"}'],
      r"water hex \(0, 0\): fish value 0 is below 1"),
+    (['{q = 0, r = 0, terrain = "water", number = 1, fish = [3, 100]}', '{q = 1, r = 0, terrain = "ice"}'],
+     r"water hex \(0, 0\): fish value 100 is above 99"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 0, r = 1, terrain = "water", fish = [99999999999999999999999999]}'],
+     r"water hex \(0, 1\): fish value 99999999999999999999999999 is above 99$"),
     (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
       '{q = 5, r = 5, terrain = "ice"}'],
      r"ice hex \(5, 5\) touches no numbered water hex"),
@@ -116,6 +121,12 @@ def test_the_loader_keeps_to_the_coordinates_the_wire_carries(tmp_path):
         msgspec.convert(beyond, HexData)
     with pytest.raises(MapError, match=rf"hex \({MAX_COORD + 1}, 0\): q and r must be from"):
         Map.from_dict({"hexes": [{"q": MAX_COORD, "r": 0, "terrain": "water", "number": 1}, beyond]})
+
+
+def test_fish_values_from_1_to_99_are_kept(tmp_path):
+    map = load_map(hexes_file(tmp_path, "{q = 0, r = 0, terrain = 'water', number = 1, fish = [1, 99]}",
+                              "{q = 1, r = 0, terrain = 'ice'}"))
+    assert map.pools[0].fish == (99, 1)
 
 
 def test_an_ice_hex_next_to_unnumbered_water_only_is_refused(tmp_path):

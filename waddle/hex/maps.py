@@ -21,6 +21,8 @@ from waddle.hex.hexgrid import Hex, components, neighbours
 
 #: The largest map accepted, in hexes (the 5-player standard map has 70).
 MAX_HEXES = 500
+#: The highest fish value (the rulebook's fish are worth 1 to 5 VP).
+MAX_FISH = 99
 #: The largest ``|q|`` or ``|r|`` of a hex, as records and the wire bound coordinates
 #: (:data:`waddle.hex.actions.Coord`).
 MAX_COORD = 1000
@@ -62,10 +64,10 @@ class Map:
 
     Raises:
         MapError: a hex both ice and water, a hex's ``q`` or ``r`` beyond
-            ±:data:`MAX_COORD`, a duplicate number, a number or fish value below 1, no
-            numbered water hex, no ice, an ice hex touching no numbered water hex
-            (RULES.md "Maps" decision), or more than :data:`MAX_HEXES` hexes, or a
-            ``players`` range outside 2..5.
+            ±:data:`MAX_COORD`, a duplicate number, a number or fish value below 1, a
+            fish value above :data:`MAX_FISH`, no numbered water hex, no ice, an ice
+            hex touching no numbered water hex (RULES.md "Maps" decision), or more than
+            :data:`MAX_HEXES` hexes, or a ``players`` range outside 2..5.
     """
 
     __slots__ = ("ice", "water", "name", "players", "numbered", "pools", "_tables")
@@ -219,6 +221,9 @@ def _check(ice: frozenset[Hex], water: dict[Hex, Water], source: str) -> None:
         low = [f for f in w.fish if f < 1]
         if low:
             raise MapError(f"{source}: water hex {hex}: fish value {low[0]} is below 1")
+        high = [f for f in w.fish if f > MAX_FISH]
+        if high:
+            raise MapError(f"{source}: water hex {hex}: fish value {high[0]} is above {MAX_FISH}")
     if not numbers:
         raise MapError(f"{source}: the map has no numbered water hex")
     if not ice:
