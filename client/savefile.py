@@ -13,14 +13,13 @@ the viewer unchanged.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from waddle.errors import RecordError
+from waddle.files import MAX_RECORD_BYTES, parse_json, read_text
 from waddle.journal import extend, journal_path
 from waddle.ruleset import ruleset_of_record
 
@@ -34,16 +33,18 @@ def read_record(path: str, *, problem: Callable[[str], None] = lambda text: None
     (:func:`with_journal`; what of the journal is left out is told to ``problem``).
 
     Raises:
-        waddle.errors.RecordError: it cannot be read, is not JSON or not an object, or
-            (a save file) does not replay (naming the file and the problem).
+        waddle.errors.RecordError: it cannot be read, is over
+            :data:`~waddle.files.MAX_RECORD_BYTES`, is not JSON (nested too deeply
+            included) or not an object, or (a save file) does not replay (naming the
+            file and the problem).
     """
     source = "<stdin>" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(sys.stdin if path == "-" else path, MAX_RECORD_BYTES)
+    except (OSError, ValueError) as exc:
         raise RecordError(f"{source}: cannot read the record: {exc}") from None
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except ValueError as exc:
         raise RecordError(f"{source}: not valid JSON: {exc}") from None
     if not isinstance(data, dict):

@@ -13,8 +13,8 @@ player asked for; it also holds the seat's label, the token, the process id of t
 that holds the seat and when it was last written. An entry whose process is still
 running (and is not this process) is another terminal playing that seat: it is not
 offered. At most :data:`MAX_ENTRIES` entries younger than :data:`MAX_AGE` seconds are
-kept. The store never prints or logs a token; an unreadable or malformed file counts
-as empty.
+kept. The store never prints or logs a token; an unreadable or malformed file (or one
+over :data:`MAX_BYTES`) counts as empty.
 """
 
 from __future__ import annotations
@@ -27,10 +27,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from waddle.files import parse_json, read_text
+
 #: Entries kept (the newest).
 MAX_ENTRIES = 64
 #: Seconds an entry is kept after it was last written (a week).
 MAX_AGE = 7 * 24 * 3600
+#: The largest file read, in bytes (:data:`MAX_ENTRIES` entries take a few kilobytes).
+MAX_BYTES = 1024 * 1024
 
 
 def default_path() -> Path:
@@ -76,8 +80,8 @@ class SeatStore:
 
     def _read(self) -> list[dict]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+            data = parse_json(read_text(self.path, MAX_BYTES))
+        except (OSError, ValueError):
             return []
         entries = data.get("seats") if isinstance(data, dict) else None
         if not isinstance(entries, list):

@@ -12,7 +12,6 @@ too: their settings and seats are converted. :class:`Saver` keeps both files cur
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import math
 import os
@@ -27,7 +26,7 @@ import trio
 from protocol.messages import PROTOCOL_VERSION, Settings
 from server.seats import Seat
 from waddle.errors import RecordError
-from waddle.files import write_json
+from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
 from waddle.journal import Entry, Header, extend, journal_path, line, snapshot_version
 from waddle.ruleset import Match, Ruleset, get_ruleset, ruleset_of_record
 
@@ -105,14 +104,16 @@ def read_save(path: str | Path) -> Resumed:
     short by a crash, a damaged line) is logged and left out, never played.
 
     Raises:
-        waddle.RecordError: the file cannot be read, is not a save file (a plain game
-            record is named as such), is of an unknown game or protocol version, or
-            does not replay; the message names the file.
+        waddle.RecordError: the file cannot be read, is over
+            :data:`~waddle.files.MAX_RECORD_BYTES` or not JSON (nested too deeply
+            included), is not a save file (a plain game record is named as such), is of
+            an unknown game or protocol version, or does not replay; the message names
+            the file.
     """
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        data = parse_json(read_text(path, MAX_RECORD_BYTES))
+    except (OSError, ValueError) as exc:
         raise RecordError(f"{path}: cannot read the saved game: {exc}") from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: a saved game must be a JSON object")

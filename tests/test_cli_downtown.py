@@ -17,6 +17,7 @@ from client.cli import main
 from client.core import connect
 from protocol import Settings
 from server import ServerConfig
+from waddle.downtown.cards import MAX_DECK_BYTES
 from waddle.downtown.options import BundledDeck, DowntownOptions, FileDeck
 from waddle.downtown.record import from_record
 from waddle.ruleset import get_ruleset
@@ -142,6 +143,15 @@ def test_an_option_of_the_other_game_or_out_of_range_is_refused_in_one_line(argv
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize("text", ["card = " + "[" * 100_000 + "]" * 100_000, "#" * (MAX_DECK_BYTES + 1)])
+def test_a_hostile_deck_file_is_refused_in_one_line_naming_it(text, capsys, tmp_path):
+    deck = tmp_path / "deep.toml"
+    deck.write_text(text)
+    assert main(["play", "--game", "downtown", "--deck", str(deck)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{deck}: " in err and ("nested too deeply" in err or "too large" in err)
 
 
 @pytest.mark.parametrize("command", ["serve", "host", "play"])

@@ -11,6 +11,8 @@ import pytest
 
 from client.cli import main
 from waddle import Map, bundled_map, standard_map
+from waddle.files import MAX_RECORD_BYTES
+from waddle.hex.maps import MAX_MAP_BYTES
 from waddle.hex.tiles import tiles_for
 
 RECORDS = Path(__file__).with_name("data") / "records"
@@ -88,6 +90,19 @@ def test_map_file_is_checked(tmp_path, capsys):
                     '         {q = 1, r = 0, terrain = "ice"}]\n')
     status, out, _ = run(capsys, "map", "--file", str(path))
     assert status == 0 and out.startswith(f"map file {path}; 1 ice and 1 water hexes")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = " + "[" * 100_000 + "]" * 100_000),
+    ("big.toml", "#" * (MAX_MAP_BYTES + 1)),
+])
+def test_a_hostile_map_file_is_one_line_naming_it(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, err = run(capsys, "map", "--file", str(path))
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"waddle map: {path}: ") and ("nested too deeply" in err or "too large" in err)
 
 
 def test_seed_with_a_named_map_is_refused(capsys):
@@ -225,6 +240,28 @@ def test_record_that_is_not_json(tmp_path, capsys):
     path.write_text("{not json")
     status, _, err = run(capsys, "replay", str(path), "--json")
     assert status == 2 and err.startswith(f"waddle replay: {path}: not valid JSON")
+
+
+@pytest.mark.parametrize("form", ["--text", "--json"])
+def test_a_record_nested_too_deeply_is_one_line(tmp_path, capsys, form):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    status, out, err = run(capsys, "replay", str(path), form)
+    assert status == 2 and out == ""
+    assert err == f"waddle replay: {path}: not valid JSON: nested too deeply\n"
+
+
+def test_a_record_over_the_cap_is_one_line_from_a_file_or_standard_input(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "big.json"
+    path.write_text(" " * (MAX_RECORD_BYTES + 1))
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 2 and out == ""
+    assert err == f"waddle replay: {path}: cannot read the record: the file is too large: over the {MAX_RECORD_BYTES:,}-byte cap\n"
+    stdin = io.StringIO(" " * (MAX_RECORD_BYTES + 10))
+    monkeypatch.setattr("sys.stdin", stdin)
+    status, out, err = run(capsys, "replay", "-", "--json")
+    assert status == 2 and err.startswith("waddle replay: <stdin>: cannot read the record: the file is too large")
+    assert stdin.tell() == MAX_RECORD_BYTES + 1  # read no further
 
 
 def test_missing_record(tmp_path, capsys):

@@ -62,3 +62,25 @@ def test_a_port_outside_0_to_65535_is_refused_in_one_line(capsys, nothing_starts
     assert main([command, "--port", port, "--players", "2", "--bots", "random"]) == 2
     err = capsys.readouterr().err
     assert err == f"waddle {command}: bad port {port}: expected a number from 0 to 65535 (0: any free port)\n"
+
+
+@pytest.mark.parametrize("command", ["serve", "host"])
+def test_a_save_file_nested_too_deeply_is_refused_in_one_line(tmp_path, capsys, nothing_starts, command):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main([command, "--port", "0", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"waddle {command}: {path}: cannot read the saved game: nested too deeply\n"
+
+
+@pytest.mark.parametrize("argv", [["play", "--bots", "1"], ["serve", "--port", "0", "--players", "2"]],
+                         ids=lambda argv: argv[0])
+def test_a_map_beyond_the_wires_coordinates_is_refused_before_the_game(tmp_path, capsys, nothing_starts, argv,
+                                                                       monkeypatch):
+    monkeypatch.chdir(tmp_path)  # serve would save here
+    path = tmp_path / "q1001.toml"
+    path.write_text('hexes = [{q = 1000, r = 0, terrain = "water", number = 1, fish = [2]},\n'
+                    '         {q = 1001, r = 0, terrain = "ice"}]\n')
+    assert main([*argv, "--map", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"waddle {argv[0]}: {path}: hex (1001, 0): q and r must be from -1000 to 1000\n"

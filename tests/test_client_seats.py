@@ -14,7 +14,7 @@ import trio
 
 import client.seats
 from client import ClientError, connect
-from client.seats import MAX_AGE, SeatStore, default_path
+from client.seats import MAX_AGE, MAX_BYTES, SeatStore, default_path
 from protocol import Settings
 from server import Host, ServerConfig
 from waddle import Map, Water
@@ -80,6 +80,17 @@ def test_a_malformed_or_unwritable_file_loses_nothing_but_the_memory(store):
     blocked = SeatStore(store.path / "not-a-folder" / "seats.json")  # its parent is a file
     assert blocked.remember(HERE, "t1", "Ada", "red", "tok-a") is False
     assert blocked.lookup(HERE, "t1", "Ada") is None
+
+
+def test_a_file_nested_too_deeply_or_too_large_counts_as_empty(store):
+    assert store.remember(HERE, "t1", "Ada", "red", "tok-a")
+    whole = store.path.read_text()
+    store.path.write_text(whole + " " * MAX_BYTES)  # still JSON, but over the cap: not read
+    assert store.lookup(HERE, "t1", "Ada") is None
+    store.path.write_text("[" * 100_000 + "]" * 100_000)
+    assert store.lookup(HERE, "t1", "Ada") is None
+    assert store.remember(HERE, "t1", "Ada", "red", "tok-a")
+    assert store.lookup(HERE, "t1", "Ada") == "tok-a"
 
 
 def test_old_entries_and_seats_held_by_a_running_process_are_not_offered(store):

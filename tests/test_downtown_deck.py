@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from waddle.downtown.cards import Card, bundled_deck, deck_from_cards, load_deck, parse_deck
+from waddle.downtown.cards import (
+    MAX_DECK_BYTES,
+    Card,
+    bundled_deck,
+    deck_from_cards,
+    load_deck,
+    parse_deck,
+)
 from waddle.downtown.options import DowntownOptions, FileDeck
 from waddle.downtown.ruleset import RULESET
 from waddle.errors import DeckError
@@ -103,6 +110,25 @@ def test_a_bad_card_is_refused_naming_the_file_the_card_and_the_field(edit, mess
 def test_a_bad_deck_file_is_refused(text, message):
     with pytest.raises(DeckError, match=message):
         parse_deck(text, source="my.toml")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("card = " + "[" * 100_000 + "]" * 100_000, "^my.toml: not valid TOML: nested too deeply$"),
+    ("[[card]]\nname = " + "{a = " * 30_000 + "1" + "}" * 30_000, "^my.toml: not valid TOML: nested too deeply$"),
+    ("[[card]]\npoints = " + "9" * 5000, "^my.toml: not valid TOML: Exceeds the limit"),
+    ("[[card]]\na" + ".b" * 20_000 + " = 1", r"^my.toml: not valid TOML: line 2: a key nested too deeply"),
+])
+def test_a_hostile_deck_file_is_refused_naming_it(text, message):
+    with pytest.raises(DeckError, match=message):
+        parse_deck(text, source="my.toml")
+
+
+def test_a_deck_file_over_the_cap_is_refused_naming_it_and_the_cap(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(toml(cards()) + "#" * MAX_DECK_BYTES, encoding="utf-8")
+    with pytest.raises(DeckError, match=f"big.toml: cannot read the deck: the file is too large: "
+                                        f"over the {MAX_DECK_BYTES:,}-byte cap$"):
+        load_deck(path)
 
 
 def test_a_card_that_is_not_a_table_is_refused():

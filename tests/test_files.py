@@ -3,6 +3,7 @@ pipe named as the file is written to, never replaced."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -10,7 +11,7 @@ import threading
 
 import pytest
 
-from waddle.files import write_json
+from waddle.files import parse_json, parse_toml, read_text, write_json
 
 
 def test_a_file_is_replaced_whole_and_no_temporary_file_is_left(tmp_path):
@@ -52,3 +53,66 @@ def test_a_value_json_cannot_carry_writes_nothing(tmp_path):
     with pytest.raises(TypeError):
         write_json(path, {"a": object()})
     assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+# -- reading: bounded, and refused in one ValueError whatever the content ----------------
+
+
+def test_a_file_over_the_cap_is_refused_naming_the_cap_and_one_at_the_cap_is_read(tmp_path):
+    path = tmp_path / "map.toml"
+    path.write_bytes(b"#" * 101)
+    with pytest.raises(ValueError, match="too large: over the 100-byte cap"):
+        read_text(path, 100)
+    path.write_bytes(b"#" * 100)
+    assert read_text(path, 100) == "#" * 100
+
+
+def test_an_endless_stream_is_read_no_further_than_one_byte_past_the_cap():
+    stream = io.BytesIO(b"\0" * 1_000_000)  # as /dev/zero, which never ends
+    with pytest.raises(ValueError, match="too large"):
+        read_text(stream, 1000)
+    assert stream.tell() == 1001
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_dev_zero_is_refused_as_too_large():
+    with pytest.raises(ValueError, match="too large: over the 1,000-byte cap"):
+        read_text("/dev/zero", 1000)
+
+
+def test_a_file_that_is_not_utf8_is_a_value_error(tmp_path):
+    path = tmp_path / "record.json"
+    path.write_bytes(b'{"name": "\xff"}')
+    with pytest.raises(ValueError, match="utf-8"):
+        read_text(path, 100)
+
+
+def test_a_missing_file_is_an_os_error(tmp_path):
+    with pytest.raises(OSError):
+        read_text(tmp_path / "nowhere.json", 100)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+def test_json_nested_too_deeply_is_a_value_error(text):
+    with pytest.raises(ValueError, match="nested too deeply"):
+        parse_json(text)
+
+
+@pytest.mark.parametrize("text", ["a = " + "[" * 100_000 + "]" * 100_000,
+                                  "a = " + "{b = " * 100_000 + "1" + "}" * 100_000])
+def test_toml_nested_too_deeply_is_a_value_error(text):
+    with pytest.raises(ValueError, match="nested too deeply"):
+        parse_toml(text)
+
+
+def test_a_toml_key_with_too_many_dots_is_refused_before_it_is_parsed():
+    # tomllib keeps every prefix of a dotted key: 20,000 parts took 1.5 GB (a 40 KB line)
+    with pytest.raises(ValueError, match=r"line 2: a key nested too deeply \(more than 64 dots\)"):
+        parse_toml('name = "x"\na' + ".b" * 20_000 + " = 1\n")
+    assert parse_toml("# " + ". " * 200 + "\na.b.c = 1\n") == {"a": {"b": {"c": 1}}}  # a drawing in a comment
+
+
+def test_toml_and_json_errors_are_value_errors():
+    for parse, text in ((parse_json, "{not json"), (parse_toml, "a = "), (parse_toml, "a = " + "9" * 5000)):
+        with pytest.raises(ValueError):
+            parse(text)

@@ -1,10 +1,13 @@
 """The action journal (waddle.journal): checksummed lines, and what a reader keeps of a
 journal cut short or damaged."""
 
+import zlib
+
 import pytest
 
 from waddle import SCOUT, Place
 from waddle.errors import RecordError
+from waddle.files import MAX_RECORD_BYTES
 from waddle.hex.actions import Action
 from waddle.hex.options import HexOptions
 from waddle.hex.ruleset import RULESET as HEX
@@ -70,6 +73,33 @@ def test_another_tables_journal_or_a_bad_header_is_left_out_whole(tmp_path):
     assert "another table's" in read(path, Action, table="t1", base=1).problem
     path.write_bytes(b"not a journal\n")
     assert "no intact header" in read(path, Action, table="t1", base=1).problem
+
+
+def checksummed(body: bytes) -> bytes:
+    """A journal line of ``body`` with its right checksum, whatever ``body`` holds."""
+    return body + b" %08x\n" % zlib.crc32(body)
+
+
+def test_a_line_nested_too_deeply_is_damaged_not_an_error(tmp_path):
+    path = tmp_path / "j"
+    deep = b"[" * 100_000 + b"]" * 100_000
+    lines = journal_of(path)
+    path.write_bytes(lines[0] + lines[1] + checksummed(b'{"version":3,"seat":1,"x":' + deep + b"}") + lines[2])
+    journal = read(path, Action, table="t1", base=1)
+    assert [e.version for e in journal.entries] == [2] and "line 3 is damaged" in journal.problem
+    path.write_bytes(checksummed(b'{"journal":1,"table":"t1","base":1,"x":' + deep + b"}") + lines[1])
+    journal = read(path, Action, table="t1", base=1)
+    assert journal.entries == [] and "the header line does not decode" in journal.problem
+
+
+def test_a_journal_over_the_cap_is_left_out_whole_and_said(tmp_path):
+    path = tmp_path / "j"
+    lines = journal_of(path)
+    path.write_bytes(b"".join(lines) + b" " * MAX_RECORD_BYTES)
+    journal = read(path, Action, table="t1", base=1)
+    assert journal.entries == []
+    assert journal.problem == (f"{path}: the file is too large: over the {MAX_RECORD_BYTES:,}-byte cap; "
+                               f"the journal is left out")
 
 
 def test_entries_the_snapshot_holds_are_skipped_and_a_gap_ends_the_run(tmp_path):

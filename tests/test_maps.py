@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
+import msgspec
 import pytest
 
 from waddle import Game, Map, MapError, bundled_map, bundled_maps, load_map
 from waddle.hex.bundled import bundled_info
 from waddle.hex.hexgrid import components, neighbours
+from waddle.hex.maps import MAX_COORD, MAX_MAP_BYTES
+from waddle.hex.ruleset import HexData, MapData
 
 GOOD = """\
 name = "little bay"
@@ -80,6 +84,11 @@ def test_to_dict_round_trips():
      r"water hex \(2, 0\): duplicate number 1 \(also at \(0, 0\)\)"),
     (['{q = 0, r = 0, terrain = "water", number = 1, fish = [3, 0]}', '{q = 1, r = 0, terrain = "ice"}'],
      r"water hex \(0, 0\): fish value 0 is below 1"),
+    (['{q = 0, r = 0, terrain = "water", number = 1, fish = [3, 100]}', '{q = 1, r = 0, terrain = "ice"}'],
+     r"water hex \(0, 0\): fish value 100 is above 99"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 0, r = 1, terrain = "water", fish = [99999999999999999999999999]}'],
+     r"water hex \(0, 1\): fish value 99999999999999999999999999 is above 99$"),
     (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
       '{q = 5, r = 5, terrain = "ice"}'],
      r"ice hex \(5, 5\) touches no numbered water hex"),
@@ -89,12 +98,35 @@ def test_to_dict_round_trips():
      r"hexes\[1\] at \(1, 0\): an ice hex has no number and no fish"),
     (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = "a", terrain = "ice"}'],
      r"hexes\[1\]: q and r must be integers"),
+    (['{q = 0, r = 0, terrain = "water", number = 1}', '{q = 1, r = 0, terrain = "ice"}',
+      '{q = 1001, r = 0, terrain = "ice"}'],
+     r"hex \(1001, 0\): q and r must be from -1000 to 1000"),
+    (['{q = 0, r = -1001, terrain = "water", number = 1}', '{q = 1, r = -1001, terrain = "ice"}'],
+     r"hex \(0, -1001\): q and r must be from -1000 to 1000"),
 ])
 def test_validation_names_file_place_and_problem(tmp_path, lines, problem):
     path = hexes_file(tmp_path, *lines)
     with pytest.raises(MapError, match=f"^{re.escape(str(path))}: .*{problem}") as caught:
         load_map(path)
     assert "\n" not in str(caught.value)
+
+
+def test_the_loader_keeps_to_the_coordinates_the_wire_carries(tmp_path):
+    # `waddle play --map` showed msgspec's "Expected int <= 1000" in the lobby: the view could not carry the map
+    edge = load_map(hexes_file(tmp_path, "{q = 1000, r = -1000, terrain = 'water', number = 1}",
+                               "{q = 999, r = -1000, terrain = 'ice'}"))
+    assert msgspec.convert(edge.to_dict(), MapData).hexes[1] == HexData(1000, -1000, "water", 1)
+    beyond = {"q": MAX_COORD + 1, "r": 0, "terrain": "ice"}
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert(beyond, HexData)
+    with pytest.raises(MapError, match=rf"hex \({MAX_COORD + 1}, 0\): q and r must be from"):
+        Map.from_dict({"hexes": [{"q": MAX_COORD, "r": 0, "terrain": "water", "number": 1}, beyond]})
+
+
+def test_fish_values_from_1_to_99_are_kept(tmp_path):
+    map = load_map(hexes_file(tmp_path, "{q = 0, r = 0, terrain = 'water', number = 1, fish = [1, 99]}",
+                              "{q = 1, r = 0, terrain = 'ice'}"))
+    assert map.pools[0].fish == (99, 1)
 
 
 def test_an_ice_hex_next_to_unnumbered_water_only_is_refused(tmp_path):
@@ -109,6 +141,32 @@ def test_bad_toml_names_the_file(tmp_path):
     path = write(tmp_path, 'hexes = [ {q = 0, r = 0, terrain = "water" ')
     with pytest.raises(MapError, match=f"^{re.escape(str(path))}: not a valid toml file"):
         load_map(path)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = " + "[" * 100_000 + "]" * 100_000),
+    ("deep.toml", "hexes = [{q = 0, r = 0, terrain = " + "{a = " * 30_000 + "1" + "}" * 30_000 + "}]"),
+])
+def test_a_file_nested_too_deeply_is_refused_naming_the_file(tmp_path, name, text):
+    path = write(tmp_path, text, name)
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: not a valid (json|toml) file: nested too deeply$"):
+        load_map(path)
+
+
+def test_a_file_over_the_cap_is_refused_naming_the_cap(tmp_path):
+    path = write(tmp_path, GOOD + "#" * (MAX_MAP_BYTES - len(GOOD.encode())))
+    assert load_map(path).name == "little bay"  # at the cap
+    path = write(tmp_path, GOOD + "#" * (MAX_MAP_BYTES + 1 - len(GOOD.encode())))
+    with pytest.raises(MapError, match=f"^{re.escape(str(path))}: cannot read the map file: "
+                                       f"the file is too large: over the {MAX_MAP_BYTES:,}-byte cap$"):
+        load_map(path)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_an_endless_file_is_refused_as_too_large():
+    with pytest.raises(MapError, match="^/dev/zero: cannot read the map file: the file is too large"):
+        load_map("/dev/zero")
 
 
 def test_missing_file_names_the_file(tmp_path):

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from waddle import Game, Map, RecordError, Water, parse_action
+from waddle.files import MAX_RECORD_BYTES
 from waddle.hex.record import from_record, load_record, save_record, to_record
 
 
@@ -130,4 +131,19 @@ def test_record_file_that_is_not_json_is_refused_naming_it(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("{not json")
     with pytest.raises(RecordError, match="broken.json: not valid JSON"):
+        load_record(path)
+
+
+def test_record_file_nested_too_deeply_is_refused_naming_it(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="^.*deep.json: not valid JSON: nested too deeply$"):
+        load_record(path)
+
+
+def test_record_file_over_the_cap_is_refused_naming_it_and_the_cap(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(record_of("place 1,0")) + " " * MAX_RECORD_BYTES)
+    with pytest.raises(RecordError, match=f"^.*big.json: cannot read the record: the file is too large: "
+                                          f"over the {MAX_RECORD_BYTES:,}-byte cap$"):
         load_record(path)

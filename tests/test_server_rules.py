@@ -321,6 +321,20 @@ async def test_resume_refuses_a_file_that_is_not_a_save(tmp_path):
         Host(config(resume=bad))
 
 
+def test_resume_refuses_a_save_nested_too_deeply_or_too_large_naming_it(tmp_path):
+    from server import Host
+    from waddle import RecordError
+    from waddle.files import MAX_RECORD_BYTES
+    bad = tmp_path / "bad.json"
+    bad.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(RecordError, match="bad.json: cannot read the saved game: nested too deeply$"):
+        Host(config(resume=bad))
+    bad.write_text(" " * (MAX_RECORD_BYTES + 1))
+    with pytest.raises(RecordError, match=f"bad.json: cannot read the saved game: the file is too large: "
+                                          f"over the {MAX_RECORD_BYTES:,}-byte cap$"):
+        Host(config(resume=bad))
+
+
 async def test_a_returning_spectator_gets_exactly_the_missed_events(autojump_clock):
     async with hosting() as (host, connect):
         with trio.fail_after(30):

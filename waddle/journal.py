@@ -27,6 +27,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from waddle.errors import RecordError
+from waddle.files import MAX_RECORD_BYTES, read_bytes
 
 #: The journal format's version (the header's ``journal`` field).
 FORMAT = 1
@@ -89,18 +90,22 @@ def read(path: str | Path, action_type: Any, *, table: str, base: int) -> Journa
 
     Entries the snapshot already holds (version ``base`` or less: a crash between writing
     a snapshot and starting its journal) are skipped. The run of entries ends at the
-    first line that is cut short, fails its checksum or does not decode, at a gap in the
-    versions, or at the end; a missing file is an empty journal. Never raises for the
-    file's content: what is left out is described in :attr:`Journal.problem`.
+    first line that is cut short, fails its checksum or does not decode (nested too
+    deeply included), at a gap in the versions, or at the end; a missing file is an empty
+    journal, one over :data:`~waddle.files.MAX_RECORD_BYTES` is left out whole. Never
+    raises for the file's content: what is left out is described in
+    :attr:`Journal.problem`.
 
     Raises:
         OSError: the file exists but cannot be read.
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, MAX_RECORD_BYTES)
     except FileNotFoundError:
         return Journal()
+    except ValueError as exc:
+        return Journal(problem=f"{path}: {exc}; the journal is left out")
     lines = data.split(b"\n")
     torn = lines.pop()  # after the last newline: empty, or a line cut short
     header, problem = _header(lines[:1], path)
@@ -131,7 +136,7 @@ def _header(lines: Sequence[bytes], path: Path) -> tuple[Header | None, str | No
         return None, f"{path}: no intact header line; the journal is left out"
     try:
         header = _header_decoder.decode(body)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None, f"{path}: the header line does not decode; the journal is left out"
     if header.journal != FORMAT:
         return None, f"{path}: journal format {header.journal}, this program reads {FORMAT}; left out"
@@ -156,7 +161,7 @@ def _entry(raw: bytes, decoder: msgspec.json.Decoder) -> Entry | None:
         return None
     try:
         return decoder.decode(body)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
 
 

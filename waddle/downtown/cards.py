@@ -20,7 +20,6 @@ refuses a bad deck with a :class:`~waddle.errors.DeckError` naming the file, the
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +31,7 @@ import msgspec
 
 from waddle.downtown.board import CAPACITY
 from waddle.errors import DeckError
+from waddle.files import parse_toml, read_text
 
 #: Cards in a deck (DOWNTOWN.md "Components": 13 cards of each colour).
 DECK_SIZE = 13
@@ -39,6 +39,8 @@ DECK_SIZE = 13
 NAME_MAX = 24
 #: Most points a card may score per place.
 POINTS_MAX = 10
+#: The largest deck file read, in bytes (the bundled deck's is under 2 KiB).
+MAX_DECK_BYTES = 64 * 1024
 
 #: A card's name, as actions, events and views bound it.
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
@@ -197,12 +199,13 @@ def parse_deck(text: str, *, source: str = "<deck>") -> Deck:
     """The deck in the TOML ``text`` of a deck file (``[[card]]`` tables, nothing else).
 
     Raises:
-        waddle.errors.DeckError: not TOML, other top-level keys, or a bad card (see
+        waddle.errors.DeckError: not TOML (nested too deeply included:
+            :func:`waddle.files.parse_toml`), other top-level keys, or a bad card (see
             :func:`deck_from_cards`).
     """
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = parse_toml(text)
+    except ValueError as exc:
         raise DeckError(f"{source}: not valid TOML: {exc}") from None
     for key in data:
         if key != "card":
@@ -216,12 +219,12 @@ def load_deck(path: str | Path) -> Deck:
     """Read and validate the deck file at ``path`` (``--deck FILE``).
 
     Raises:
-        waddle.errors.DeckError: the file cannot be read, or is not a valid deck
-            (see :func:`parse_deck`); the message names the file.
+        waddle.errors.DeckError: the file cannot be read, is over :data:`MAX_DECK_BYTES`,
+            or is not a valid deck (see :func:`parse_deck`); the message names the file.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, MAX_DECK_BYTES)
+    except (OSError, ValueError) as exc:
         raise DeckError(f"{path}: cannot read the deck: {exc}") from None
     return parse_deck(text, source=str(path))
 

@@ -13,10 +13,11 @@ from typing import Annotated, Any
 import msgspec
 
 from waddle.hex.hexgrid import format_hex, parse_hex
+from waddle.hex.maps import MAX_COORD
 from waddle.jsonform import json_form
 
-#: A coordinate as the wire and records bound it.
-Coord = Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+#: A coordinate as the wire and records bound it (a map's hexes keep to it too).
+Coord = Annotated[int, msgspec.Meta(ge=-MAX_COORD, le=MAX_COORD)]
 
 
 class Place(msgspec.Struct, frozen=True, tag="place", tag_field="type"):

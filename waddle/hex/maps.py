@@ -10,18 +10,24 @@ and the problem.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from waddle.errors import MapError
+from waddle.files import parse_json, parse_toml, read_text
 from waddle.hex.hexgrid import Hex, components, neighbours
 
 #: The largest map accepted, in hexes (the 5-player standard map has 70).
 MAX_HEXES = 500
+#: The highest fish value (the rulebook's fish are worth 1 to 5 VP).
+MAX_FISH = 99
+#: The largest ``|q|`` or ``|r|`` of a hex, as records and the wire bound coordinates
+#: (:data:`waddle.hex.actions.Coord`).
+MAX_COORD = 1000
+#: The largest map file read, in bytes: a map of :data:`MAX_HEXES` hexes is under 64 KiB.
+MAX_MAP_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +63,10 @@ class Map:
             ``players``; a :class:`~waddle.Game` on it refuses other player counts).
 
     Raises:
-        MapError: a hex both ice and water, a duplicate number, a number or fish
-            value below 1, no numbered water hex, no ice, an ice hex touching no
-            numbered water hex (RULES.md "Maps" decision), or more than
+        MapError: a hex both ice and water, a hex's ``q`` or ``r`` beyond
+            ±:data:`MAX_COORD`, a duplicate number, a number or fish value below 1, a
+            fish value above :data:`MAX_FISH`, no numbered water hex, no ice, an ice
+            hex touching no numbered water hex (RULES.md "Maps" decision), or more than
             :data:`MAX_HEXES` hexes, or a ``players`` range outside 2..5.
     """
 
@@ -198,6 +205,9 @@ def _check(ice: frozenset[Hex], water: dict[Hex, Water], source: str) -> None:
         raise MapError(f"{source}: hex {min(both)} is both ice and water")
     if len(ice) + len(water) > MAX_HEXES:
         raise MapError(f"{source}: more than {MAX_HEXES} hexes")
+    far = [h for h in (*ice, *water) if max(abs(h[0]), abs(h[1])) > MAX_COORD]
+    if far:
+        raise MapError(f"{source}: hex {min(far)}: q and r must be from -{MAX_COORD} to {MAX_COORD}")
     numbers: dict[int, Hex] = {}
     for hex, w in water.items():
         if w.number is not None:
@@ -211,6 +221,9 @@ def _check(ice: frozenset[Hex], water: dict[Hex, Water], source: str) -> None:
         low = [f for f in w.fish if f < 1]
         if low:
             raise MapError(f"{source}: water hex {hex}: fish value {low[0]} is below 1")
+        high = [f for f in w.fish if f > MAX_FISH]
+        if high:
+            raise MapError(f"{source}: water hex {hex}: fish value {high[0]} is above {MAX_FISH}")
     if not numbers:
         raise MapError(f"{source}: the map has no numbered water hex")
     if not ice:
@@ -224,16 +237,17 @@ def load_map(path: str | Path) -> Map:
     """Load a map file: TOML (``docs/maps.md``) or JSON (a record's ``map`` object).
 
     Raises:
-        MapError: the file cannot be read or parsed, or the map is invalid; the
-            message names the file.
+        MapError: the file cannot be read, is over :data:`MAX_MAP_BYTES`, cannot be
+            parsed (nested too deeply included), or the map is invalid; the message
+            names the file.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, MAX_MAP_BYTES)
+    except (OSError, ValueError) as exc:
         raise MapError(f"{path}: cannot read the map file: {exc}") from None
     try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        data = parse_json(text) if path.suffix == ".json" else parse_toml(text)
+    except ValueError as exc:
         raise MapError(f"{path}: not a valid {path.suffix.lstrip('.') or 'toml'} file: {exc}") from None
     return Map.from_dict(data, source=str(path), name=str(data.get("name", path.stem)) if isinstance(data, dict) else "")

@@ -8,13 +8,12 @@ replays every action through the engine's checks, so a record that loads is a le
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from waddle.errors import IllegalActionError, MapError, RecordError
-from waddle.files import write_json
+from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
 from waddle.hex.actions import action_from_dict
 from waddle.hex.game import Game
 from waddle.hex.maps import Map
@@ -93,14 +92,18 @@ def load_record(path: str | Path) -> Game:
     """Read and replay the record file at ``path``.
 
     Raises:
-        RecordError: the file cannot be read, is not JSON, or does not replay
-            (see :func:`from_record`); the message names the file.
+        RecordError: the file cannot be read, is over
+            :data:`~waddle.files.MAX_RECORD_BYTES`, is not JSON (nested too deeply
+            included), or does not replay (see :func:`from_record`); the message names
+            the file.
     """
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, MAX_RECORD_BYTES)
+    except (OSError, ValueError) as exc:
         raise RecordError(f"{path}: cannot read the record: {exc}") from None
+    try:
+        data = parse_json(text)
     except ValueError as exc:
         raise RecordError(f"{path}: not valid JSON: {exc}") from None
     return from_record(data, source=str(path))
