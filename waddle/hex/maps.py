@@ -23,6 +23,10 @@ from waddle.hex.hexgrid import Hex, components, neighbours
 MAX_HEXES = 500
 #: The highest fish value (the rulebook's fish are worth 1 to 5 VP).
 MAX_FISH = 99
+#: The most fish on one water hex (the standard tiles carry up to 3).
+MAX_FISH_PER_HEX = 9
+#: The highest water hex number (the board draws it in three digits).
+MAX_NUMBER = 999
 #: The largest ``|q|`` or ``|r|`` of a hex, as records and the wire bound coordinates
 #: (:data:`waddle.hex.actions.Coord`).
 MAX_COORD = 1000
@@ -65,7 +69,8 @@ class Map:
     Raises:
         MapError: a hex both ice and water, a hex's ``q`` or ``r`` beyond
             ±:data:`MAX_COORD`, a duplicate number, a number or fish value below 1, a
-            fish value above :data:`MAX_FISH`, no numbered water hex, no ice, an ice
+            number above :data:`MAX_NUMBER`, a fish value above :data:`MAX_FISH`, more
+            than :data:`MAX_FISH_PER_HEX` fish on a hex, no numbered water hex, no ice, an ice
             hex touching no numbered water hex (RULES.md "Maps" decision), or more than
             :data:`MAX_HEXES` hexes, or a ``players`` range outside 2..5.
     """
@@ -213,11 +218,15 @@ def _check(ice: frozenset[Hex], water: dict[Hex, Water], source: str) -> None:
         if w.number is not None:
             if w.number < 1:
                 raise MapError(f"{source}: water hex {hex}: number {w.number} is below 1")
+            if w.number > MAX_NUMBER:
+                raise MapError(f"{source}: water hex {hex}: number {w.number} is above {MAX_NUMBER}")
             if w.number in numbers:
                 raise MapError(
                     f"{source}: water hex {hex}: duplicate number {w.number} (also at {numbers[w.number]})"
                 )
             numbers[w.number] = hex
+        if len(w.fish) > MAX_FISH_PER_HEX:
+            raise MapError(f"{source}: water hex {hex}: {len(w.fish)} fish, more than {MAX_FISH_PER_HEX}")
         low = [f for f in w.fish if f < 1]
         if low:
             raise MapError(f"{source}: water hex {hex}: fish value {low[0]} is below 1")
