@@ -248,6 +248,25 @@ def test_the_half_time_banner_shows_the_countdown_and_who_it_waits_for_in_80_col
     assert re.search(r"  \d+ s  half 1 of 2 *$", shown)   # the countdown, then the half
 
 
+def test_the_half_time_banner_shows_the_pauses_countdown_not_the_turn_timers():
+    """No turn timer runs while the table pauses (docs/protocol.md "Pauses"): the banner
+    says what the pause means and when it ends by itself, with no turn's "s left"."""
+    state, control, game = playing(players=2, mirror_match=True, turn_timer=15.0)
+    rng = random.Random(1)
+    while not any(isinstance(e, HalfEnded) for e in state.view.events):
+        play(state, game, rng.choice(game.legal_actions()))
+    assert control.ui.turn_deadline is not None   # the timer the action that ended half 1 started
+    waiting = [msgspec.structs.replace(s, waiting=True) for s in seats("Ann", "Bob")]
+    state.apply(Lobby(phase="playing", settings=state.settings, seats=waiting, owner=0,
+                      pause="half-time", pause_left=20.0))
+    shown = text(panels.banner(state, control.ui, control.view))
+    assert "any key goes on to half 2" in shown
+    assert "left" not in shown and len(re.findall(r"\b\d+ s\b", shown)) == 1   # the pause's 20 s alone
+    control.go_on()
+    state.apply(Lobby(phase="playing", settings=state.settings, seats=seats("Ann", "Bob"), owner=0))
+    assert re.search(r"  1[45] s left", text(panels.banner(state, control.ui, control.view)))
+
+
 def test_no_game_key_acts_on_a_board_the_player_cannot_see():
     state, _, game = playing()
     shown = [False]

@@ -72,7 +72,8 @@ def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -
         line = [("class:banner", " Waiting for ")] + _waiting_for(state) + [("", " ...")]
     if state.seat is None and state.phase is not None and replay is None:
         line.append(("class:dim", "  (watching)"))
-    if ui.turn_deadline is not None and state.phase == "playing":
+    if ui.turn_deadline is not None and state.phase == "playing" and state.pause is None:
+        # no turn timer runs while the table pauses: the pause says when it ends itself
         line.append(("class:dim", f"  {max(0, round(ui.turn_deadline - time.monotonic()))} s left"))
     if view is not None and state.view is not None:
         line += view.status()
