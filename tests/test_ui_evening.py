@@ -150,6 +150,46 @@ def test_the_score_view_steps_through_waddles_then_pools_and_highlights_them():
     assert "{" in board_text(control.view.board(120, 40))
 
 
+def test_the_score_view_opens_on_your_own_waddles_at_game_over_and_each_time_it_opens():
+    """docs/ui.md: your own waddles come first. Tab moved the view on to another player's
+    while playing; closing it and the game's end start it on yours again."""
+    state, control, game = playing(label="blue")
+    rng = random.Random(3)
+    for _ in range(9):
+        play(state, game, rng.choice(game.legal_actions()))
+
+    def title():
+        return next(line for line in lines_of(control.view.panel_top(46)) if "'s waddles" in line)
+
+    control.toggle_scores()
+    assert title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    assert title().startswith("Y Cy's waddles")
+    control.toggle_scores()   # closed
+    control.toggle_scores()   # opened afresh
+    assert title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    control.toggle_scores()   # closed on Y Cy's, then the game ends
+    while not game.is_over:
+        play(state, game, rng.choice(game.legal_actions()))
+    assert control.view.score_view() and title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    assert title().startswith("Y Cy's waddles")   # Tab still steps on at the end
+
+
+def test_the_score_view_left_open_starts_on_your_own_waddles_at_game_over():
+    state, control, game = playing(label="blue")
+    rng = random.Random(3)
+    for _ in range(9):
+        play(state, game, rng.choice(game.legal_actions()))
+    control.toggle_scores()
+    control.view.show_next(1)   # open on Y Cy's when the game ends
+    while not game.is_over:
+        play(state, game, rng.choice(game.legal_actions()))
+    title = next(line for line in lines_of(control.view.panel_top(46)) if "'s waddles" in line)
+    assert title.startswith("B Bob's waddles")
+
+
 def test_the_score_view_needs_real_time_score_until_the_end():
     state, control, game = playing(realtime=False)
     control.toggle_scores()
