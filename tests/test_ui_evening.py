@@ -31,6 +31,7 @@ from client.commands.join import come_back
 from client.games.hex import panels as panels_of_hex
 from client.games.hex import scores
 from client.games.hex.board import fish_label
+from client.state import Status
 from client.ui import panels
 from client.ui.controller import Controller
 from client.ui.text import cut_line
@@ -333,6 +334,23 @@ def test_leaving_join_says_how_to_come_back(phase, expected):
     assert come_back(state, args) == expected
     spectator = table_state(seats("Ann"))
     assert come_back(spectator, args) is None
+
+
+@pytest.mark.parametrize("phase", ["playing", "lobby"])
+def test_leaving_join_after_the_host_stopped_says_no_host_runs_and_how_to_come_back(phase):
+    """With the host stopped nobody keeps the seat or plays it: the player is told what the
+    host said (whether the game is saved and how it goes on) and the command for later."""
+    state = table_state(seats("Ann"), label="red", phase=phase if phase == "lobby" else None,
+                        game=None if phase == "lobby" else Game(standard_map(2, 1), ["red", "blue"]))
+    state.phase = phase
+    said = ("the host stopped; the game is saved: it goes on when the host runs "
+            "waddle host --resume night.json")
+    state.host_stopped = said
+    state.set_status(Status.RECONNECTING, f"{said}; looking for it again in 17 s")
+    message = come_back(state, Namespace(address="h:1", name="Ann Lee", code="c0de"))
+    assert "kept" not in message and "a bot plays" not in message and "held" not in message
+    assert said in message and "no host is running" in message.lower()
+    assert message.endswith("  waddle join h:1 --name 'Ann Lee' --code c0de")
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run the command")
