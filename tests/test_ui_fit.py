@@ -1,6 +1,6 @@
 """The screen's text fitted to the window, as the renderer draws it: the banner wrapped
 into the rows the body can spare or cut with an ellipsis, the text screens' lines cut
-with one, never silently (docs/ui.md).
+with one, never silently (docs/ui.md), and the side panel's share of a wide window.
 
 The application runs over a table state the test sets (:class:`StillSession`: no
 network, no host), drawn to a dummy output of the size asked; waiting is on renders,
@@ -17,6 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 from test_ui_app import TIMEOUT, Driver, Screen
 from test_ui_kit import FakeSession, controller, hex_settings, seat, start, table_state, text
 from test_ui_kit import play as host_plays
+from test_ui_maps import flower_map
 
 from client.state import Status
 from client.ui import panels
@@ -187,3 +188,37 @@ def test_the_banner_lines_of_every_state_fit_the_width():
             whole = text(panels.banner(state, control.ui, control.view))
             assert shown.replace(" ", "") == whole.replace(" ", "") or shown.endswith("…")
     assert shown.endswith("x")   # the notice's end, in 3 rows of 80 columns
+
+
+def test_a_wide_window_gives_the_panel_a_third_and_its_event_lines_show_whole():
+    names = ("Ann", "Tux (greedy bot)", "Skipper (greedy bot)")
+    state, game = playing(names, moves=6)
+
+    async def test(d):
+        await d.shows("Track A", "Events")
+        board = d.app._frame().board
+        panel = d.app._panel_width().preferred
+        assert panel >= 120 // 3 - 1 and board.width + 1 + 1 + panel == 120
+        log = [text(line) for line in d.app.controller.view.event_lines()]
+        whole = [line for line in log if len(line) <= panel]
+        assert any(len(line) > 34 for line in whole) and all(line in d.text() for line in whole)
+        for line in set(log) - set(whole):   # a bot's double next to water 12: 54 columns
+            assert line[:panel - 1] + "…" in d.text()
+
+    show(state, test, columns=120, rows=40)
+
+
+def test_a_wide_map_keeps_the_columns_it_needs_before_the_panels_third():
+    state = table_state(seats("Ann", "Bob"), label="red", settings=hex_settings(2))
+    start(state, Game(flower_map(10), ["red", "blue"]))
+
+    async def test(d):
+        await d.shows("Track A")
+        columns, rows = d.app._needed_size()
+        assert columns > 105   # a third of it is more than the panel's least
+        d.screen.size = d.screen.size._replace(columns=columns, rows=rows)
+        d.app.application.invalidate()
+        await d.until(lambda: d.screen.size.columns == columns and "Track A" in d.text(), "the game at its size")
+        assert "too small" not in d.text()
+
+    show(state, test, columns=160, rows=50)

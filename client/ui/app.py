@@ -48,6 +48,9 @@ from client.ui.uistate import Mode
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34
+#: On a wide window the side panel keeps this share of the columns, where the board still
+#: fits beside it (its event lines are about 55 columns): a third.
+PANEL_SHARE = 3
 #: Rows the banner may take at most: it wraps into the rows the body spares (the board
 #: keeps its size), else it is cut with an ellipsis.
 BANNER_ROWS = 3
@@ -210,10 +213,16 @@ class WaddleApp:
         return max(MIN_SIZE[0], width + PANEL_WIDTH + 1), max(MIN_SIZE[1], height + 2)
 
     def _frame(self) -> _Frame:
+        """The board for the window: the largest that leaves the panel its share of a wide
+        window (:data:`PANEL_SHARE`), else the largest that leaves it :data:`PANEL_WIDTH`."""
         columns, rows = self._size()
         key = (self.controller.version, columns, rows)
         if self._frame_cache is None or self._frame_cache[0] != key:
-            board = self.controller.view.board(columns - PANEL_WIDTH - 1, rows - 2)
+            board = None
+            for panel in dict.fromkeys((max(PANEL_WIDTH, columns // PANEL_SHARE), PANEL_WIDTH)):
+                board = self.controller.view.board(columns - panel - 1, rows - 2)
+                if board is not None:
+                    break
             self._frame_cache = (key, _Frame(columns, rows, board))
         return self._frame_cache[1]
 
