@@ -31,6 +31,7 @@ from client.commands.join import come_back
 from client.games.hex import panels as panels_of_hex
 from client.games.hex import scores
 from client.games.hex.board import fish_label
+from client.state import Status
 from client.ui import panels
 from client.ui.controller import Controller
 from client.ui.text import cut_line
@@ -150,6 +151,46 @@ def test_the_score_view_steps_through_waddles_then_pools_and_highlights_them():
     assert "{" in board_text(control.view.board(120, 40))
 
 
+def test_the_score_view_opens_on_your_own_waddles_at_game_over_and_each_time_it_opens():
+    """docs/ui.md: your own waddles come first. Tab moved the view on to another player's
+    while playing; closing it and the game's end start it on yours again."""
+    state, control, game = playing(label="blue")
+    rng = random.Random(3)
+    for _ in range(9):
+        play(state, game, rng.choice(game.legal_actions()))
+
+    def title():
+        return next(line for line in lines_of(control.view.panel_top(46)) if "'s waddles" in line)
+
+    control.toggle_scores()
+    assert title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    assert title().startswith("Y Cy's waddles")
+    control.toggle_scores()   # closed
+    control.toggle_scores()   # opened afresh
+    assert title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    control.toggle_scores()   # closed on Y Cy's, then the game ends
+    while not game.is_over:
+        play(state, game, rng.choice(game.legal_actions()))
+    assert control.view.score_view() and title().startswith("B Bob's waddles")
+    control.view.show_next(1)
+    assert title().startswith("Y Cy's waddles")   # Tab still steps on at the end
+
+
+def test_the_score_view_left_open_starts_on_your_own_waddles_at_game_over():
+    state, control, game = playing(label="blue")
+    rng = random.Random(3)
+    for _ in range(9):
+        play(state, game, rng.choice(game.legal_actions()))
+    control.toggle_scores()
+    control.view.show_next(1)   # open on Y Cy's when the game ends
+    while not game.is_over:
+        play(state, game, rng.choice(game.legal_actions()))
+    title = next(line for line in lines_of(control.view.panel_top(46)) if "'s waddles" in line)
+    assert title.startswith("B Bob's waddles")
+
+
 def test_the_score_view_needs_real_time_score_until_the_end():
     state, control, game = playing(realtime=False)
     control.toggle_scores()
@@ -248,6 +289,25 @@ def test_the_half_time_banner_shows_the_countdown_and_who_it_waits_for_in_80_col
     assert re.search(r"  \d+ s  half 1 of 2 *$", shown)   # the countdown, then the half
 
 
+def test_the_half_time_banner_shows_the_pauses_countdown_not_the_turn_timers():
+    """No turn timer runs while the table pauses (docs/protocol.md "Pauses"): the banner
+    says what the pause means and when it ends by itself, with no turn's "s left"."""
+    state, control, game = playing(players=2, mirror_match=True, turn_timer=15.0)
+    rng = random.Random(1)
+    while not any(isinstance(e, HalfEnded) for e in state.view.events):
+        play(state, game, rng.choice(game.legal_actions()))
+    assert control.ui.turn_deadline is not None   # the timer the action that ended half 1 started
+    waiting = [msgspec.structs.replace(s, waiting=True) for s in seats("Ann", "Bob")]
+    state.apply(Lobby(phase="playing", settings=state.settings, seats=waiting, owner=0,
+                      pause="half-time", pause_left=20.0))
+    shown = text(panels.banner(state, control.ui, control.view))
+    assert "any key goes on to half 2" in shown
+    assert "left" not in shown and len(re.findall(r"\b\d+ s\b", shown)) == 1   # the pause's 20 s alone
+    control.go_on()
+    state.apply(Lobby(phase="playing", settings=state.settings, seats=seats("Ann", "Bob"), owner=0))
+    assert re.search(r"  1[45] s left", text(panels.banner(state, control.ui, control.view)))
+
+
 def test_no_game_key_acts_on_a_board_the_player_cannot_see():
     state, _, game = playing()
     shown = [False]
@@ -274,6 +334,23 @@ def test_leaving_join_says_how_to_come_back(phase, expected):
     assert come_back(state, args) == expected
     spectator = table_state(seats("Ann"))
     assert come_back(spectator, args) is None
+
+
+@pytest.mark.parametrize("phase", ["playing", "lobby"])
+def test_leaving_join_after_the_host_stopped_says_no_host_runs_and_how_to_come_back(phase):
+    """With the host stopped nobody keeps the seat or plays it: the player is told what the
+    host said (whether the game is saved and how it goes on) and the command for later."""
+    state = table_state(seats("Ann"), label="red", phase=phase if phase == "lobby" else None,
+                        game=None if phase == "lobby" else Game(standard_map(2, 1), ["red", "blue"]))
+    state.phase = phase
+    said = ("the host stopped; the game is saved: it goes on when the host runs "
+            "waddle host --resume night.json")
+    state.host_stopped = said
+    state.set_status(Status.RECONNECTING, f"{said}; looking for it again in 17 s")
+    message = come_back(state, Namespace(address="h:1", name="Ann Lee", code="c0de"))
+    assert "kept" not in message and "a bot plays" not in message and "held" not in message
+    assert said in message and "no host is running" in message.lower()
+    assert message.endswith("  waddle join h:1 --name 'Ann Lee' --code c0de")
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash to run the command")

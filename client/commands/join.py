@@ -58,13 +58,19 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
 
 def come_back(state, args: argparse.Namespace) -> str | None:
     """What a player who left a table (``state``, as the UI last saw it) is told on the way
-    out: that the seat is kept and the command that takes it back; ``None`` for a
-    spectator, a finished game or a client that never sat down."""
+    out: that the seat is kept and the command that takes it back; after the host stopped
+    (``state.host_stopped``, while the client watched for its return), what the host said
+    (whether the game is saved, how it goes on) and the same command for when it runs again;
+    ``None`` for a spectator, a finished game or a client that never sat down."""
     if state.seat is None or state.phase not in ("lobby", "playing"):
         return None
     again = f"waddle join {args.address} --name {shell_word(args.name)}"
     if args.code:
         again += f" --code {shell_word(args.code)}"
+    if state.host_stopped:   # cleared once connected again
+        where = "lobby" if state.phase == "lobby" else "game"
+        return (f"You left the {where}; {state.host_stopped}. No host is running now: "
+                f"when it runs again, come back with:  {again}")
     if state.phase == "lobby":
         return f"You left the lobby; your seat is held for a short while. Join again with:  {again}"
     return ("You left the game; your seat is kept (a bot plays your turns meanwhile). "

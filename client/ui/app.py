@@ -43,11 +43,17 @@ from client.ui.gameview import Drawn
 from client.ui.keys import make_bindings
 from client.ui.lobby import lobby_screen
 from client.ui.style import make_style
-from client.ui.text import join_lines
+from client.ui.text import join_lines, split_lines, wrap_line
 from client.ui.uistate import Mode
 
 #: Columns kept for the side panel next to the board, at least.
 PANEL_WIDTH = 34
+#: On a wide window the side panel keeps this share of the columns, where the board still
+#: fits beside it (its event lines are about 55 columns): a third.
+PANEL_SHARE = 3
+#: Rows the banner may take at most: it wraps into the rows the body spares (the board
+#: keeps its size), else it is cut with an ellipsis.
+BANNER_ROWS = 3
 #: The smallest window the UI draws in (columns, rows); smaller shows a message.
 MIN_SIZE = (60, 16)
 #: Seconds a lone Esc waits for the rest of an escape sequence (and for a longer key binding)
@@ -82,11 +88,13 @@ class WaddleApp:
         self.session = session
         self.ascii = ascii
         self._frame_cache: tuple[tuple, _Frame] | None = None
+        self._banner_cache: tuple[tuple, list] | None = None
         self.output = output or create_output()
         self.controller = Controller(session, ascii=ascii, bell=bell, redraw=self._invalidate,
                                      focus=self._focus_for, exit=self.exit, alert=self._alert,
                                      clear=self._clear, visible=lambda: self._screen() == "game")
-        self._focus = Window(FormattedTextControl(self._banner, focusable=True), height=1)
+        self._focus = Window(FormattedTextControl(self._banner, focusable=True),
+                             height=lambda: Dimension.exact(len(self._banner_lines())))
         self._chat_window = Window(BufferControl(self.controller.chat), height=1,
                                    get_line_prefix=lambda *_: [("class:key", " say: ")])
         in_chat = Condition(lambda: self.ui.mode == "chat")
@@ -205,10 +213,16 @@ class WaddleApp:
         return max(MIN_SIZE[0], width + PANEL_WIDTH + 1), max(MIN_SIZE[1], height + 2)
 
     def _frame(self) -> _Frame:
+        """The board for the window: the largest that leaves the panel its share of a wide
+        window (:data:`PANEL_SHARE`), else the largest that leaves it :data:`PANEL_WIDTH`."""
         columns, rows = self._size()
         key = (self.controller.version, columns, rows)
         if self._frame_cache is None or self._frame_cache[0] != key:
-            board = self.controller.view.board(columns - PANEL_WIDTH - 1, rows - 2)
+            board = None
+            for panel in dict.fromkeys((max(PANEL_WIDTH, columns // PANEL_SHARE), PANEL_WIDTH)):
+                board = self.controller.view.board(columns - panel - 1, rows - 2)
+                if board is not None:
+                    break
             self._frame_cache = (key, _Frame(columns, rows, board))
         return self._frame_cache[1]
 
@@ -220,7 +234,8 @@ class WaddleApp:
         return Dimension.exact(max(1, self._size()[0] - self._board_width() - 1))
 
     def _body_height(self) -> Dimension:
-        return Dimension.exact(max(1, self._size()[1] - 2))
+        """The rows between the banner and the bottom line."""
+        return Dimension.exact(max(1, self._size()[1] - len(self._banner_lines()) - 1))
 
     def _board(self) -> tuple:
         """The board's lines, centred vertically in the rows it has."""
@@ -229,14 +244,14 @@ class WaddleApp:
             return ()
         return ((),) * self._board_top(frame) + frame.board.lines
 
-    @staticmethod
-    def _board_top(frame: _Frame) -> int:
-        """Blank lines above the board (it is centred vertically)."""
-        return (frame.rows - 2 - frame.board.height) // 2
+    def _board_top(self, frame: _Frame) -> int:
+        """Blank lines above the board: it is centred vertically under a one-row banner and
+        stays where it is under a taller one, as far as the rows above it allow."""
+        return max(0, (frame.rows - 2 - frame.board.height) // 2 - (len(self._banner_lines()) - 1))
 
     def _panel(self):
-        frame, controller = self._frame(), self.controller
-        width, height = self._panel_width().preferred, frame.rows - 2
+        controller = self.controller
+        width, height = self._panel_width().preferred, self._body_height().preferred
         if controller.replay is not None:
             lines = analysis.replay_panel(self.state, controller.view, controller.replay,
                                           controller.analyst.batch, width, height, ascii=self.ascii)
@@ -260,28 +275,53 @@ class WaddleApp:
         return lines
 
     def _banner(self):
-        return panels.banner(self.state, self.ui, self.controller.view, self.controller.replay)
+        return join_lines(self._banner_lines(), self._size()[0], ascii=self.ascii)
+
+    def _banner_lines(self) -> list:
+        """The banner's lines for this frame (:func:`panels.banner_lines`): as many as it
+        needs, up to :data:`BANNER_ROWS`, where the body spares the rows (the game's: those
+        the board leaves; a text screen's: those above the smallest window's)."""
+        columns, rows = self._size()
+        app = getattr(self, "application", None)
+        key = (self.controller.version, columns, rows, app.render_counter if app else 0)
+        if self._banner_cache is None or self._banner_cache[0] != key:
+            if self._screen() == "game":
+                spare = rows - 2 - self._frame().board.height
+            else:
+                spare = rows - MIN_SIZE[1]
+            most = 1 + max(0, min(BANNER_ROWS - 1, spare))
+            lines = panels.banner_lines(self.state, self.ui, self.controller.view, columns, most,
+                                        self.controller.replay, ascii=self.ascii)
+            self._banner_cache = (key, lines)
+        return self._banner_cache[1]
 
     def _separator(self):
         """The line between the board and the panel, the body's height."""
         return [("class:dim", "\n".join(("|" if self.ascii else "│") * self._body_height().preferred))]
 
     def _hints(self):
-        return panels.hints(self.state, self.ui, self.controller.view, self._size()[0], self.controller.replay)
+        return panels.hints(self.state, self.ui, self.controller.view, self._size()[0], self.controller.replay,
+                            ascii=self.ascii)
 
     def _text_screen(self):
+        """The help, the lobby or the window's too small: each line cut to the window's
+        columns with an ellipsis (the message about the window wrapped)."""
         screen = self._screen()
         columns, rows = self._size()
+        height = self._body_height().preferred
         if screen == "help":
-            return panels.help_screen(self.controller.view, columns, rows - 2, self.ui.help_page,
+            text = panels.help_screen(self.controller.view, columns, height, self.ui.help_page,
                                       ascii=self.ascii, replay=self.controller.replay is not None)
-        if screen == "lobby":
-            return lobby_screen(self.state, self.ui, self.controller.view, rows - 2,
+        elif screen == "lobby":
+            text = lobby_screen(self.state, self.ui, self.controller.view, height,
                                 address=self.session.address, ascii=self.ascii)
-        need_columns, need_rows = self._needed_size()
-        return [("class:notice", f"The window is too small ({columns}x{rows}).\n"
-                                 f"Make it at least {need_columns}x{need_rows}.\n"
-                                 "q quits.")]
+        else:
+            need_columns, need_rows = self._needed_size()
+            said = (f"The window is too small ({columns}x{rows}).", f"Make it at least {need_columns}x{need_rows}.",
+                    "q quits.")
+            lines = [row for line in said for row in wrap_line([("class:notice", line)], columns, height, indent="")]
+            return join_lines(lines[:height], columns, ascii=self.ascii)
+        return join_lines(split_lines(text), columns, ascii=self.ascii)
 
 
 async def run_app(app: WaddleApp) -> None:

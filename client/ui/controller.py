@@ -319,6 +319,7 @@ class Controller:
         """Show or hide the game's score view (where the game offers one now)."""
         if self.view is not None and self.state.view is not None and self.view.scores_available():
             self.ui.scores = not self.ui.scores
+            self.view.changed()   # a score view opened afresh starts where the game's view says
             self.redraw()
         else:
             self.notify(self.view.scores_closed() if self.view is not None else "no game yet")

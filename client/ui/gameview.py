@@ -192,7 +192,8 @@ class GameView(ABC):
 
     @abstractmethod
     def changed(self) -> None:
-        """The table changed: bring the view's own state in line (a cursor on a legal place)."""
+        """The table (or the shell's score view, ``v``) changed: bring the view's own state
+        in line (a cursor on a legal place, a score view that opened)."""
 
 
 def game_view(name: str, shell: Shell) -> GameView:

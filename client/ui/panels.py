@@ -10,6 +10,8 @@ from __future__ import annotations
 import textwrap
 import time
 
+from prompt_toolkit.utils import get_cwidth
+
 from client.state import TableState
 from client.ui.gameview import GameView
 from client.ui.text import (
@@ -20,6 +22,7 @@ from client.ui.text import (
     join_lines,
     player_label,
     player_names,
+    wrap_line,
 )
 from client.ui.uistate import UIState
 from protocol.text import clean
@@ -37,13 +40,62 @@ HELP = (
     ("lobby: Enter", "start the game (host) / r: ready", "start / r: ready"),
 )
 
+#: The fewest columns the replay's note is shortened to at the end of the banner's last line.
+NOTE_LEAST = 16
+
 
 def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -> Fragments:
     """The one-line state of the table: your turn, waiting for ..., reconnecting..., game
     over; a host that stopped (what it said: whether the game is saved and how the host
     goes on, e.g. ``waddle host --resume FILE``), while the client watches for its return;
     in the replay viewer (``replay``, a :class:`client.ui.replay.Replay`): the step shown
-    and whose move comes next."""
+    and whose move comes next, then the replay's note (the file followed).
+    :func:`banner_lines` fits it to the screen."""
+    return _banner(state, ui, view, replay) + _note(replay)
+
+
+def banner_lines(state: TableState, ui: UIState, view: GameView | None, width: int, most: int,
+                 replay=None, *, ascii: bool = False) -> list[Fragments]:
+    """:func:`banner` in ``width`` terminal columns: wrapped at spaces onto at most
+    ``most`` lines, the last cut with an ellipsis if text is still left
+    (:func:`~client.ui.text.wrap_line`). The replay's note comes last, whole where it
+    fits, else on a line of its own, else shortened in the middle (``following …/save.json``:
+    its first word and its end, a path's file name)."""
+    lines = wrap_line(_banner(state, ui, view, replay), width, most, ascii=ascii)
+    note = _note(replay)
+    if not note:
+        return lines
+    last, text = lines[-1], note[0][1].lstrip()
+    room = width - sum(get_cwidth(t) for _, t in last) - 2
+    if get_cwidth(text) <= room:
+        last.append(("class:dim", f"  {text}"))
+    elif len(lines) < most:
+        lines.append([("class:dim", " " + _shorten(text, width - 1, ascii))])
+    elif room >= NOTE_LEAST:
+        last.append(("class:dim", "  " + _shorten(text, room, ascii)))
+    else:
+        lines[-1] = cut_line(last + note, width, ascii=ascii)
+    return lines
+
+
+def _shorten(text: str, width: int, ascii: bool) -> str:
+    """``text`` in ``width`` columns: its first word, then as much of its end as fits
+    after an ellipsis (:func:`~client.ui.text.fit_left`)."""
+    word, _, rest = text.partition(" ")
+    if get_cwidth(text) <= width or not rest or get_cwidth(word) + 1 >= width // 2:
+        return fit_left(text, width, ascii=ascii)
+    return f"{word} " + fit_left(rest, width - get_cwidth(word) - 1, ascii=ascii)
+
+
+def _note(replay) -> Fragments:
+    """The replay's note for the banner's end (``"following FILE"``), if any."""
+    if replay is not None and replay.note:   # last: a long file name must not push the rest off
+        return [("class:dim", f"  {clean(replay.note)}")]
+    return []
+
+
+def _banner(state: TableState, ui: UIState, view: GameView | None, replay) -> Fragments:
+    """:func:`banner` without the replay's note."""
     if replay is not None and view is not None and state.view is not None:
         line = _replay_banner(state, replay)
     elif state.host_stopped and state.status != "connected":
@@ -72,14 +124,13 @@ def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -
         line = [("class:banner", " Waiting for ")] + _waiting_for(state) + [("", " ...")]
     if state.seat is None and state.phase is not None and replay is None:
         line.append(("class:dim", "  (watching)"))
-    if ui.turn_deadline is not None and state.phase == "playing":
+    if ui.turn_deadline is not None and state.phase == "playing" and state.pause is None:
+        # no turn timer runs while the table pauses: the pause says when it ends itself
         line.append(("class:dim", f"  {max(0, round(ui.turn_deadline - time.monotonic()))} s left"))
     if view is not None and state.view is not None:
         line += view.status()
     if ui.notice:
         line.append(("class:notice", f"  {ui.notice}"))
-    if replay is not None and replay.note:   # last: a long file name must not push the rest off
-        line.append(("class:dim", f"  {clean(replay.note)}"))
     return line
 
 
@@ -240,20 +291,21 @@ REPLAY_QUIT = ("q / Ctrl-C", "quit the viewer", "quit")
 HINT_HELP = ("e", "hint: the search bot's move and expected score (if the table allows)", "hint")
 
 
-def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0, replay=None) -> Fragments:
+def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0, replay=None, *,
+          ascii: bool = False) -> Fragments:
     """The key hints of the bottom line, for the current mode, fitted to ``width`` columns
     (0: no limit): the long forms if they fit, else the short ones, else dropping hints
     from the last before "? help", which (with "q quit") always stays."""
     if ui.mode == "confirm":
         line = f" {ui.question} y: yes, any other key: no "
-        if width and len(line) > width:
+        if width and get_cwidth(line) > width:
             line = f" {ui.question} y/n "
-        return cut_line([("class:banner.alert", line)], width) if width else [("class:banner.alert", line)]
+        return cut_line([("class:banner.alert", line)], width, ascii=ascii) if width else [("class:banner.alert", line)]
     if state.phase is None:
         return [("class:dim", " connecting...  q quit")]
     if replay is not None:
-        scores = _score_hint(state, view)
-        return [("class:dim", " " + _fitted_hints(REPLAY_HINTS + scores, ["? help", "q quit"], width - 1 if width else 0))]
+        items = REPLAY_HINTS + _score_hint(state, view)
+        return _hint_line(_fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0), width, ascii)
     common = [("c chat", "c chat")]
     game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":
@@ -272,7 +324,13 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0,
     else:
         undo = [("u take back", "u undo")] if state.can_undo else []
         items = undo + game + _score_hint(state, view) + common
-    return [("class:dim", " " + _fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0))]
+    return _hint_line(_fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0), width, ascii)
+
+
+def _hint_line(hints: str, width: int, ascii: bool) -> Fragments:
+    """The hints line; one still too wide for ``width`` columns (0: no limit) is cut with an ellipsis."""
+    line = [("class:dim", " " + hints)]
+    return cut_line(line, width, ascii=ascii) if width else line
 
 
 def _score_hint(state: TableState, view: GameView | None) -> list[tuple[str, str]]:

@@ -1,5 +1,6 @@
-"""Small pieces of text every screen uses: fitting to terminal columns, seat letters,
-player labels and chat lines, as prompt-toolkit fragments ``[(style, text), ...]``.
+"""Small pieces of text every screen uses: fitting to terminal columns (cut with an
+ellipsis, or wrapped), seat letters, player labels and chat lines, as prompt-toolkit
+fragments ``[(style, text), ...]``.
 
 Names come from :class:`client.state.TableState`, cleaned (:mod:`protocol.text`).
 """
@@ -110,3 +111,58 @@ def join_lines(lines: list[Fragments], width: int, *, ascii: bool = False) -> Fr
             out.append(("", "\n"))
         out += cut_line(line, width, ascii=ascii)
     return out
+
+
+def wrap_line(line: Fragments, width: int, most: int, *, indent: str = " ",
+              ascii: bool = False) -> list[Fragments]:
+    """One line's fragments in lines of at most ``width`` terminal columns, broken at
+    spaces (where two part the line's pieces, if that fills half the line; a word wider
+    than a line where it must), each line after the first starting with ``indent``; at
+    most ``most`` lines, the last cut by :func:`cut_line` (with an ellipsis) if text is
+    left. Each piece keeps its style."""
+    whole = "".join(text for _, text in line)
+    out: list[Fragments] = []
+    start = 0
+    while True:
+        lead = [("", indent)] if out else []
+        room = width - get_cwidth(indent) * bool(out)
+        rest = whole[start:]
+        head, _ = take(rest, room)
+        if len(out) >= most - 1 or len(head) == len(rest) or not head:
+            out.append(cut_line(lead + _slice(line, start, len(whole)), width, ascii=ascii))
+            return out
+        # A space just after what fits will do; two spaces (between a line's parts) are
+        # better, unless that leaves the line less than half full.
+        stop = rest.rfind("  ", 1, len(head) + 1)
+        if stop < len(head) // 2 or not rest[:stop].strip():
+            stop = rest.rfind(" ", 1, len(head) + 1)
+        if stop < 1 or not rest[:stop].strip():
+            stop = len(head)
+        out.append(lead + _slice(line, start, start + len(rest[:stop].rstrip(" "))))
+        start += stop
+        while start < len(whole) and whole[start] == " ":
+            start += 1
+
+
+def _slice(line: Fragments, start: int, end: int) -> Fragments:
+    """The fragments of characters ``start`` to ``end`` of ``line``'s text, styles kept."""
+    out: Fragments = []
+    at = 0
+    for style, text in line:
+        piece = text[max(start - at, 0):max(end - at, 0)]
+        if piece:
+            out.append((style, piece))
+        at += len(text)
+    return out
+
+
+def split_lines(fragments: Fragments) -> list[Fragments]:
+    """Fragments (lines broken by ``"\\n"`` in their text) as one fragment list a line."""
+    lines: list[Fragments] = [[]]
+    for style, text, *_ in fragments:
+        first, *rest = text.split("\n")
+        if first:
+            lines[-1].append((style, first))
+        for piece in rest:
+            lines.append([(style, piece)] if piece else [])
+    return lines

@@ -3,9 +3,10 @@
 :class:`GameView` is the hex game's :class:`client.ui.gameview.GameView`. Its own
 screen state is the board ``cursor`` (always on a hex the player may place on; a new
 hint puts it on the hint's placement), the ``double`` toggle, and ``shown``: how many items on from your own waddles the score view
-shows (Tab: each player's waddles, then each pool). While playing, the pools the cursor's
-hex counts for and the active pool are outlined with their fish and every player's
-strength there; at half-time the first half's board and score stay.
+shows (Tab: each player's waddles, then each pool; your own again whenever the view
+opens or the game ends). While playing, the pools the cursor's hex counts for and the
+active pool are outlined with their fish and every player's strength there; at
+half-time the first half's board and score stay.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class GameView(Base):
         self._result: tuple[tuple, Result] | None = None
         self._log: tuple[tuple, panels.Log] | None = None
         self._hinted = None
+        self._scores_shown = (False, False)  # (game over, score view shown) at the last change
 
     @property
     def game(self) -> Game:
@@ -294,6 +296,10 @@ class GameView(Base):
         state = self.state
         if state.game_number != self._game_number:
             self._game_number, self.shown, self.cursor, self.double = state.game_number, 0, None, False
+        scores_shown = (state.finished, self.score_view())
+        if scores_shown[1] and scores_shown != self._scores_shown:
+            self.shown = 0   # opened (v), or the game ended: your own waddles first
+        self._scores_shown = scores_shown
         legal = self.legal()
         if self.cursor not in legal:
             old = self.cursor
