@@ -10,7 +10,6 @@ Waiting is on renders and state, bounded by a timeout; no sleeps.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -19,15 +18,13 @@ import msgspec
 import pytest
 import trio
 from downtown_ui_kit import table as downtown_table
-from prompt_toolkit.input import create_pipe_input
 from test_rules import flowers, ring
-from test_ui_app import Driver, Screen
+from test_ui_app import Screen, drive
 from test_ui_kit import controller, hex_settings, seat, table_state
 
 from client.games.downtown.text import penguins_text
 from client.ui import hints
 from client.ui.analyst import Analyst, Batch
-from client.ui.app import run_app
 from client.ui.replay import Replay, ReplaySession
 from protocol.messages import Lobby, Settings
 from waddle.downtown.actions import Add
@@ -455,21 +452,12 @@ def test_a_spectator_gets_no_hint():
 def view(path, test, *, columns=100, rows=30, follow=False, **settings):
     """Run ``test(driver)`` over the replay viewer of ``path`` (``follow``: following it),
     then quit."""
-    async def main():
-        with create_pipe_input() as inp:
-            driver = Driver(ReplaySession(str(path), follow=follow), inp, Screen(columns, rows), bell=False)
-            for name, value in settings.items():
-                setattr(driver.app.controller, name, value)
-            task = asyncio.create_task(run_app(driver.app))
-            try:
-                await driver.shows("REPLAY")
-                await test(driver)
-            finally:
-                driver.app.quit()
-                async with asyncio.timeout(TIMEOUT):
-                    await task
+    async def ready(driver):
+        for name, value in settings.items():
+            setattr(driver.app.controller, name, value)
+        await driver.shows("REPLAY")
 
-    asyncio.run(main())
+    drive(ReplaySession(str(path), follow=follow), test, Screen(columns, rows), ready=ready, bell=False)
 
 
 RIGHT, LEFT, UP, DOWN, HOME, END = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F"

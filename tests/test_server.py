@@ -6,6 +6,7 @@ import trio
 from test_server_kit import (
     MAP2,
     MAP3,
+    TablePeer,
     config,
     hex_settings,
     hosting,
@@ -69,31 +70,19 @@ async def test_the_mover_has_its_event_and_ack_before_the_table_announces_the_ga
     assert [type(m) for m in tail[:2]] == [protocol.Played, protocol.Lobby] and tail[1].phase == "finished"
 
 
-class Recorder:
-    """A peer (:class:`server.seats.Peer`) that notes in ``calls``, shared by every
-    recorder, each frame given to it and each flush, in the order they come."""
+class Recorder(TablePeer):
+    """A peer that notes in ``calls``, shared by every recorder, each message given to it
+    and each flush, in the order they come."""
 
     def __init__(self, name: str, calls: list) -> None:
-        self.label = self.name = name
-        self.seat, self.watching, self.token, self.calls = None, False, None, calls
+        super().__init__(name)
+        self.calls = calls
 
-    def send(self, message) -> None:
-        self.send_frame(protocol.encode(message))
-
-    def send_frame(self, frame: bytes) -> None:
-        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
-        if isinstance(message, protocol.Seated):
-            self.token = message.token
+    def received(self, message) -> None:
         self.calls.append((self.name, type(message).__name__))
 
     def flush(self) -> None:
         self.calls.append((self.name, "flush"))
-
-    def close(self, code: str, message: str) -> None:
-        pass
-
-    def log_rejection(self, request: str, code: str, message: str) -> None:
-        pass
 
 
 async def test_the_mover_s_event_and_ack_are_written_before_any_other_connection_s_frame(autojump_clock):

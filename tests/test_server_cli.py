@@ -61,6 +61,18 @@ class Plain:
         raise AssertionError(f"no {type}")
 
 
+def plain_started(port: int) -> Plain:
+    """A stdlib client that joined the host on ``port`` as Ada and started the game."""
+    c = Plain(port)
+    c.send(type="hello", protocol=2, client="plain")
+    c.until("welcome")
+    c.send(type="join", name="Ada")
+    c.until("seated")
+    c.send(type="start")
+    c.until("started", version=1)
+    return c
+
+
 def game_of(view: dict):
     """The engine game of a ``started``/``snapshot`` view, as plain JSON."""
     return HEX.follow(msgspec.convert(view, HexViewData), None).game
@@ -142,13 +154,7 @@ def test_serve_resumed_without_a_port_listens_where_its_players_wait(tmp_path):
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--seed", "3", "--save", str(save))
     try:
-        c = Plain(port)
-        c.send(type="hello", protocol=2, client="plain")
-        c.until("welcome")
-        c.send(type="join", name="Ada")
-        c.until("seated")
-        c.send(type="start")
-        c.until("started", version=1)
+        plain_started(port)
     finally:
         proc.send_signal(signal.SIGINT)  # the host stops and says how the game goes on
         out, _ = proc.communicate(timeout=10)
@@ -271,13 +277,7 @@ def test_sigterm_stops_serve_as_ctrl_c_does_telling_the_players_and_saving(tmp_p
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--save", str(save))
     try:
-        c = Plain(port)
-        c.send(type="hello", protocol=2, client="plain")
-        c.until("welcome")
-        c.send(type="join", name="Ada")
-        c.until("seated")
-        c.send(type="start")
-        c.until("started")
+        c = plain_started(port)
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=10)

@@ -14,7 +14,7 @@ import time
 
 import trio
 from test_server_cli import Plain, action_of, game_of, start_host
-from test_server_kit import MAP2, config, hosting, on_map, started_pair
+from test_server_kit import MAP2, TablePeer, config, hosting, on_map, started_pair
 
 import protocol
 from client.savefile import read_record
@@ -139,33 +139,18 @@ def test_killed_in_the_middle_of_a_write_the_half_written_part_is_left_out(tmp_p
     assert final.is_over and final.game.moves == game.moves and final.game.moves[:len(seen)] == seen
 
 
-class Spy:
-    """A peer (:class:`server.seats.Peer`) that reads the save file back whenever an event
-    is queued to it: what it holds at that moment."""
+class Spy(TablePeer):
+    """A peer that reads the save file back whenever an event is queued to it: what it
+    holds at that moment."""
 
     def __init__(self, table: Table, name: str) -> None:
-        self.table, self.label, self.seat, self.watching, self.name = table, name, None, False, name
+        super().__init__(name)
+        self.table = table
         self.seen: list[tuple[int, int]] = []  # (event version, actions the save held then)
-        self.token = None
 
-    def send(self, message) -> None:
-        self.send_frame(protocol.encode(message))
-
-    def send_frame(self, frame: bytes) -> None:
-        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
-        if isinstance(message, protocol.Seated):
-            self.token = message.token
+    def received(self, message) -> None:
         if isinstance(message, (protocol.Started, protocol.Played)):
             self.seen.append((message.version, len(read_save(self.table.save_path).match)))
-
-    def close(self, code: str, message: str) -> None:
-        pass
-
-    def flush(self) -> None:
-        pass
-
-    def log_rejection(self, request: str, code: str, message: str) -> None:
-        pass
 
 
 async def test_every_event_is_in_the_save_before_it_is_queued_to_anybody(tmp_path, autojump_clock):

@@ -197,6 +197,36 @@ class Client:
             assert isinstance(reply, protocol.Ack), reply
 
 
+class TablePeer:
+    """A peer (:class:`server.seats.Peer`) of a table called directly, no connection: each
+    frame it is sent is decoded and handed to :meth:`received`; it keeps its seat's token."""
+
+    def __init__(self, name: str) -> None:
+        self.label = self.name = name
+        self.seat, self.watching, self.token = None, False, None
+
+    def send(self, message) -> None:
+        self.send_frame(protocol.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
+        if isinstance(message, protocol.Seated):
+            self.token = message.token
+        self.received(message)
+
+    def received(self, message) -> None:
+        """What a subclass does with each message it is sent (nothing here)."""
+
+    def flush(self) -> None:
+        pass
+
+    def close(self, code: str, message: str) -> None:
+        pass
+
+    def log_rejection(self, request: str, code: str, message: str) -> None:
+        pass
+
+
 def config(**kw: Any) -> ServerConfig:
     kw.setdefault("prepared", on_map(MAP2))
     kw.setdefault("settings", hex_settings(2, seat_order="seated"))

@@ -170,6 +170,25 @@ class Driver:
         self.input.send_text(data)
 
 
+def drive(session, test, screen, *, ready=None, **options):
+    """Run the app over ``session`` drawn to ``screen``: ``await ready(driver)`` (if
+    given), then ``await test(driver)``, then quit it, waiting at most :data:`TIMEOUT`."""
+    async def main():
+        with create_pipe_input() as inp:
+            driver = Driver(session, inp, screen, **options)
+            task = driver.task = asyncio.create_task(run_app(driver.app))
+            try:
+                if ready is not None:
+                    await ready(driver)
+                await test(driver)
+            finally:
+                driver.app.quit()
+                async with asyncio.timeout(TIMEOUT):
+                    await task
+
+    asyncio.run(main())
+
+
 def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, tmp=None,
          session=None, screen=None, **options):
     """Run ``test(driver)`` against a table hosted in-process (or over ``session``), drawn
@@ -183,20 +202,11 @@ def play(test, *, players=3, bots="random", name="alice", columns=80, rows=24, t
         session = RemoteSession("127.0.0.1", 0, client_options={"name": name}, server=server,
                                 record_path=str(save) if save else None)
 
-    async def main():
-        with create_pipe_input() as inp:
-            driver = Driver(session, inp, screen or Screen(columns, rows), **options)
-            task = driver.task = asyncio.create_task(run_app(driver.app))
-            try:
-                await driver.until(lambda: "Lobby" in driver.text(), "the lobby")
-                await test(driver)
-            finally:
-                driver.app.quit()
-                async with asyncio.timeout(TIMEOUT):
-                    await task
-        return session
+    async def lobby(driver):
+        await driver.until(lambda: "Lobby" in driver.text(), "the lobby")
 
-    return asyncio.run(main())
+    drive(session, test, screen or Screen(columns, rows), ready=lobby, **options)
+    return session
 
 
 def command_session(monkeypatch, argv):

@@ -9,19 +9,15 @@ bounded by a timeout; no sleeps.
 
 from __future__ import annotations
 
-import asyncio
-
 import trio
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.utils import get_cwidth
-from test_ui_app import TIMEOUT, Driver, Screen
+from test_ui_app import Screen, drive
 from test_ui_kit import FakeSession, controller, hex_settings, seat, start, table_state, text
 from test_ui_kit import play as host_plays
 from test_ui_maps import flower_map
 
 from client.state import Status
 from client.ui import panels
-from client.ui.app import run_app
 from client.ui.text import wrap_line
 from protocol.messages import Chat, Lobby
 from waddle import Game
@@ -42,18 +38,7 @@ class StillSession(FakeSession):
 
 def show(state, test, *, columns=80, rows=24):
     """Run ``test(driver)`` over the UI of ``state`` in a window of ``columns`` x ``rows``."""
-    async def main():
-        with create_pipe_input() as inp:
-            driver = Driver(StillSession(state), inp, Screen(columns, rows), bell=False)
-            task = asyncio.create_task(run_app(driver.app))
-            try:
-                await test(driver)
-            finally:
-                driver.app.quit()
-                async with asyncio.timeout(TIMEOUT):
-                    await task
-
-    asyncio.run(main())
+    drive(StillSession(state), test, Screen(columns, rows), bell=False)
 
 
 def seats(*names):
