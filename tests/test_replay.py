@@ -271,7 +271,8 @@ def test_a_followed_save_file_takes_in_new_actions_and_a_viewer_at_the_end_follo
     path.write_text(json.dumps({**full, "actions": full["actions"][:4]}))
     session = ReplaySession(str(path), follow=True)
     assert session.follow and session.replay.note == f"following {path}"
-    session.go(4)
+    assert session.replay.step == 4 and session.state.version == 4  # the game as it is now
+    assert ReplaySession(str(path)).replay.step == 0                # not followed: from the start
     path.write_text(json.dumps({**full, "actions": full["actions"][:7]}))
     session.reload()
     assert len(session.replay) == 7 and session.state.version == 7

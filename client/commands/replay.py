@@ -85,8 +85,7 @@ def _view(args: argparse.Namespace) -> int:
     from client.ui.replay import ReplaySession
 
     try:
-        session = ReplaySession(args.record)
+        session = ReplaySession(args.record, follow=not args.no_follow)
     except NotImplementedError:  # a game without replays: print it
         return _print(args)
-    session.follow = not (args.no_follow or session.replay.finished)
     return options.run_ui(session, args)

@@ -188,7 +188,8 @@ class ReplaySession:
 
     Args:
         path: the record or save file (``-``: standard input, read once).
-        follow: take in the actions the file gains while it is shown.
+        follow: take in the actions the file gains while it is shown (a game not over:
+            then the viewer opens at its last step, the game as it is now).
 
     Raises:
         waddle.errors.RecordError: the file cannot be read or does not replay.
@@ -204,9 +205,10 @@ class ReplaySession:
         self.path = path
         source = "<stdin>" if path == "-" else path
         self.replay = self._replay(source)
-        self.follow = follow
+        self.follow = follow and not self.replay.finished
         self._listeners: list[Callable[[], None]] = []
-        self._state = self.replay.state_at(0)
+        self.replay.step = len(self.replay) if self.follow else 0
+        self._state = self.replay.state_at(self.replay.step)
 
     @property
     def state(self) -> TableState:
