@@ -137,6 +137,7 @@ class FramedStream:
         self._decoder = decoder_for(receives)
         self._buffer = bytearray()
         self._socket = stream.socket if isinstance(stream, trio.SocketStream) else None
+        self._drained = False  # the last read took all the socket had: wait before the next
 
     @classmethod
     def for_server(cls, stream: trio.abc.Stream, ruleset: Any) -> FramedStream:
@@ -170,71 +171,84 @@ class FramedStream:
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
             raise ConnectionClosed(f"cannot send: {exc}") from None
 
-    async def receive_body(self) -> bytes:
-        """Read one frame body, checking its length against the cap before reading it.
-
-        Raises:
-            FrameTooLarge, TruncatedFrame, ConnectionClosed: fatal; close the stream.
-        """
-        await self._fill(_HEADER.size, between_frames=True)
-        (length,) = _HEADER.unpack_from(self._buffer)
-        if length == 0:
-            raise FrameTooLarge("empty frame (length 0): a frame carries one message")
-        if length > self.max_frame:
-            raise FrameTooLarge(f"frame length {length} above the cap of {self.max_frame} bytes")
-        await self._fill(_HEADER.size + length, between_frames=False)
-        body = bytes(self._buffer[_HEADER.size:_HEADER.size + length])
-        del self._buffer[:_HEADER.size + length]
-        return body
-
     async def receive(self) -> Any:
-        """Read and decode one message.
+        """Read and decode one message, checking the frame's length against the cap before
+        reading its body.
 
         Raises:
             BadMessage: the frame was consumed; the stream may go on.
-            FrameTooLarge, TruncatedFrame, ConnectionClosed: fatal.
+            FrameTooLarge, TruncatedFrame, ConnectionClosed: fatal; close the stream.
         """
-        return decode(self._decoder, await self.receive_body())
-
-    async def _fill(self, size: int, *, between_frames: bool) -> None:
-        while len(self._buffer) < size:
-            wanted = max(size - len(self._buffer), 4096)
+        while (body := self._take()) is None:
+            wanted = self._wanted()
             try:
                 if self._socket is None:
                     data = await self.stream.receive_some(wanted)
                 else:
-                    data = await _read(self._socket, wanted)
+                    data = await _read(self._socket, wanted, self._drained)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
                 raise ConnectionClosed(f"connection lost: {exc}") from None
             if not data:
-                if between_frames and not self._buffer:
+                if not self._buffer:
                     raise ConnectionClosed("the peer closed the connection")
                 raise TruncatedFrame(f"connection closed {len(self._buffer)} bytes into a frame")
+            self._drained = len(data) < wanted
             self._buffer += data
+        return decode(self._decoder, body)
+
+    def _take(self) -> bytes | None:
+        """The next frame's body, taken from the buffer, or ``None`` while it is not all
+        there; raises :class:`FrameTooLarge` as soon as its length is known to be wrong."""
+        buffer = self._buffer
+        if len(buffer) < _HEADER.size:
+            return None
+        (length,) = _HEADER.unpack_from(buffer)
+        if length == 0:
+            raise FrameTooLarge("empty frame (length 0): a frame carries one message")
+        if length > self.max_frame:
+            raise FrameTooLarge(f"frame length {length} above the cap of {self.max_frame} bytes")
+        end = _HEADER.size + length
+        if len(buffer) < end:
+            return None
+        body = bytes(buffer[_HEADER.size:end])
+        del buffer[:end]
+        return body
+
+    def _wanted(self) -> int:
+        """How many bytes to ask the stream for: what the frame being read still lacks, at
+        least 4096."""
+        if len(self._buffer) < _HEADER.size:
+            return 4096
+        (length,) = _HEADER.unpack_from(self._buffer)
+        return max(_HEADER.size + length - len(self._buffer), 4096)
 
     async def aclose(self) -> None:
         """Close the underlying stream."""
         await self.stream.aclose()
 
 
-async def _read(socket: trio.socket.SocketType, size: int) -> bytes:
+async def _read(socket: trio.socket.SocketType, size: int, drained: bool) -> bytes:
     """Up to ``size`` bytes from the non-blocking ``socket``, waiting for some: a checkpoint
     as ``receive_some`` is (cancelled before reading; what is there at once still lets the
-    others run first, so a peer flooding its socket cannot starve the loop). The socket's
-    number is read at each call: a closed socket's is -1, never a number since reused.
+    others run first, so a peer flooding its socket cannot starve the loop). ``drained``:
+    the last read took all the socket had (it returned less than it asked for), so this
+    one waits for the socket to be readable before reading (a read that would find
+    nothing is a system call spent). The socket's number is read at each call: a closed
+    socket's is -1, never a number since reused.
 
     Raises:
         OSError: the link broke or the socket is closed; trio.ClosedResourceError: it was
             closed while waiting.
     """
-    await trio.lowlevel.checkpoint_if_cancelled()
-    try:
-        data = os.read(socket.fileno(), size)
-    except BlockingIOError:
-        pass
-    else:
-        await trio.lowlevel.cancel_shielded_checkpoint()
-        return data
+    if not drained:
+        await trio.lowlevel.checkpoint_if_cancelled()
+        try:
+            data = os.read(socket.fileno(), size)
+        except BlockingIOError:
+            pass
+        else:
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            return data
     while True:
         await trio.lowlevel.wait_readable(socket)
         try:

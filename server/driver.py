@@ -2,7 +2,9 @@
 frees lobby seats whose player did not come back, ends a pause that timed out, and
 prepares the game in the lobby.
 
-It wakes when the table changes (``table.wake``) or a deadline comes. A seat that may
+It wakes when the table changes (``table.wake``) or a deadline comes; in a game in play
+it is woken only when what it waits for changed (a move between people at a table
+without a turn timer changes nothing it waits for). A seat that may
 act is played by a bot when it is a bot seat (after ``table.bot_delay``), when its
 player has been away for ``table.grace`` seconds, or when the turn timer ran out; a
 stand-in is the table's bot kind (:attr:`server.table.Table.standin_kind`). Bots think
@@ -39,12 +41,18 @@ async def run(table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_ST
             table.saver.close()
 
 
+#: What :attr:`Driver._waiting` holds while the driver is not waiting (it is acting).
+_BUSY = object()
+
+
 class Driver:
     """Runs the timed and automatic parts of one table (see the module docstring)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self._bots: dict[str, Bot] = {}  # by seat label
+        self._woken = trio.Event()
+        self._waiting: object = _BUSY  # while waiting: what for (:meth:`_due`'s answer)
 
     async def run(self) -> None:
         """Drive the table until cancelled."""
@@ -54,23 +62,47 @@ class Driver:
             for seat in table.seats:
                 if seat.bot is None and seat.peer is None:
                     seat.away_since = now
-        while True:
-            table.wake = trio.Event()
-            if table.phase == "lobby" and not table.is_prepared:
-                await self._prepare()
-                continue
-            due = self._lobby_due() if table.phase == "lobby" else self._turn_due()
+        table.wake = self._wake
+        try:
+            while True:
+                self._woken = trio.Event()
+                if table.phase == "lobby" and not table.is_prepared:
+                    await self._prepare()
+                    continue
+                due = self._due()
+                if due is None or due[0] > trio.current_time():
+                    await self._wait(due)
+                elif table.phase == "lobby":
+                    self._free_lost_seats()
+                elif table.pause is not None:
+                    table.go_on()  # the pause timed out
+                else:
+                    await self._bot_turn(due[1])
+        finally:
+            del table.wake  # the table's own again
+
+    def _due(self) -> tuple[float, int | None] | None:
+        """When the driver is to act next (trio time), and for which seat: :meth:`_lobby_due`
+        or :meth:`_turn_due`."""
+        return self._lobby_due() if self.table.phase == "lobby" else self._turn_due()
+
+    async def _wait(self, due: tuple[float, int | None] | None) -> None:
+        """Until the table wakes the driver (:meth:`_wake`) or ``due`` comes (``None``: no deadline)."""
+        self._waiting = due
+        try:
             if due is None:
-                await table.wake.wait()
-            elif due[0] > trio.current_time():
-                with trio.move_on_at(due[0]):
-                    await table.wake.wait()
-            elif table.phase == "lobby":
-                self._free_lost_seats()
-            elif table.pause is not None:
-                table.go_on()  # the pause timed out
+                await self._woken.wait()
             else:
-                await self._bot_turn(due[1])
+                with trio.move_on_at(due[0]):
+                    await self._woken.wait()
+        finally:
+            self._waiting = _BUSY
+
+    def _wake(self) -> None:
+        """The table changed: wake the driver, unless it waits in a game in play and would
+        wait for the same again (its wake-up would change nothing)."""
+        if self._waiting is _BUSY or self.table.phase != "playing" or self._due() != self._waiting:
+            self._woken.set()
 
     # -- the lobby ------------------------------------------------------------------------------
 

@@ -142,7 +142,6 @@ class Table:
         #: Where the table's host listens (address, port), saved so a resume listens there
         #: again (:class:`server.host.Host`); ``None``: not known.
         self.listening: tuple[str, int] | None = None
-        self.wake = trio.Event()
         #: How blocking work runs (a bot's choice, preparing a map, writing the save file):
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
@@ -150,6 +149,11 @@ class Table:
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a)) if save else None
         self._first_save = Path(save) if save else None
+
+    def wake(self) -> None:
+        """Tell the table's driver that the table changed in a way it may act on (who is to
+        act, a timer, a pause, the lobby): :class:`server.driver.Driver` puts its own in
+        this method's place while it runs; without a driver there is nobody to tell."""
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""
@@ -386,7 +390,7 @@ class Table:
         seat.peer, seat.away_since, peer.seat = peer, None, seat
         self.peers.add(peer)
         self.standins.discard(seat)
-        self.wake.set()
+        self.wake()
 
     def _catch_up(self, peer: Peer, last_version: int) -> None:
         audience = self.audience(peer)
@@ -552,7 +556,7 @@ class Table:
         if self.pause is not None:
             self.pause = None
             self.broadcast_lobby()
-        self.wake.set()
+        self.wake()
         return self.version
 
     def _continue(self, peer: Peer, message: Continue) -> None:
@@ -669,7 +673,7 @@ class Table:
             self.broadcast_lobby()
             if self.saver:
                 self.saver.checkpoint()  # the save file alone holds the whole game
-        self.wake.set()  # the driver may have a bot to run or a deadline to move
+        self.wake()  # the driver may have a bot to run or a deadline to move
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)
@@ -687,7 +691,7 @@ class Table:
 
     def broadcast_lobby(self) -> None:
         self._broadcast(self.lobby())
-        self.wake.set()
+        self.wake()
 
     # -- saving and resuming ----------------------------------------------------------------------
 

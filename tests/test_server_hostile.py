@@ -277,6 +277,24 @@ async def test_turn_timer_lets_a_bot_play_a_slow_turn(autojump_clock):
     assert ada.lobby.seats[0].connected and not ada.lobby.seats[0].standin
 
 
+async def test_the_turn_timer_starts_again_with_each_move(autojump_clock):
+    """A move 10 s into a 15-second turn gives the next player the whole 15 s (the
+    driver, asleep until the first turn's end, learns that its deadline moved)."""
+    cfg = config(settings=hex_settings(2, turn_timer=15.0))
+    async with hosting(cfg) as (host, connect):
+        with trio.fail_after(600):
+            ada, bob = await started_pair(connect)
+            await trio.sleep(10.0)
+            assert ada.my_turn()
+            id = await ada.act(ada.game.legal_actions()[0])
+            assert isinstance(await ada.reply(id), protocol.Ack)
+            moved = trio.current_time()
+            played = await ada.expect(protocol.Played, version=3)
+            waited = trio.current_time() - moved
+    assert played.bot == "random" and played.seat == 1
+    assert waited == pytest.approx(15.0, abs=0.01)
+
+
 async def test_a_connection_handler_error_stays_in_that_connection(autojump_clock, monkeypatch):
     async with hosting() as (host, connect):
         with trio.fail_after(30):
