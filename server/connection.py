@@ -274,21 +274,24 @@ class Connection:
         """Hand messages to the table; ping after ``ping_interval`` of silence (and every
         ``ping_interval`` after), drop after ``idle_timeout``, refuse a connection still
         waiting to be let in at ``admit_by``. One timer covers many messages: a message
-        only notes when it came, and a timer that finds it came since starts the next."""
+        notes when it came and moves the timer only once it is less than half a ping
+        interval away (a timer that goes off cancels the read: a client that talks every
+        few seconds never sets it off), and a timer that finds a message came since starts
+        the next."""
         heard, pings, nonce = trio.current_time(), 0, 0
         while not self._closing:
-            limits = self.limits
-            due = min(self._admit_by, heard + limits.idle_timeout, heard + limits.ping_interval * (pings + 1))
-            with trio.move_on_at(due):
+            with trio.CancelScope(deadline=self._due(heard, pings)) as timer:
                 while not self._closing:
                     try:
                         message = await self._next()
                     except _End:
                         return
                     heard, pings = trio.current_time(), 0
+                    if timer.deadline < heard + self.limits.ping_interval / 2:
+                        timer.deadline = self._due(heard, pings)
                     if self._dispatch(message, heard):
                         return
-            now = trio.current_time()
+            now, limits = trio.current_time(), self.limits
             if self._closing:
                 return
             if self.waiting and now >= self._admit_by:
@@ -298,6 +301,13 @@ class Connection:
             if now >= heard + limits.ping_interval * (pings + 1):
                 pings, nonce = pings + 1, nonce + 1
                 self.send(Ping(nonce=nonce))
+
+    def _due(self, heard: float, pings: int) -> float:
+        """When :meth:`_serve` next looks at the connection (trio time): the admission's
+        end, the idle timeout or the next ping, whichever comes first, the last message
+        having come at ``heard`` and ``pings`` pings having gone unanswered since."""
+        limits = self.limits
+        return min(self._admit_by, heard + limits.idle_timeout, heard + limits.ping_interval * (pings + 1))
 
     def _dispatch(self, message: Any, now: float) -> bool:
         """Act on one message, received at ``now`` (trio time); ``True`` when the

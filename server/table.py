@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -278,7 +279,7 @@ class Table:
                 seat.away_since = now
         log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
         version = self.version + 1
-        entry = entry_for([match.view(a) for a in audiences(len(self.seats))],
+        entry = entry_for(self._per_audience(match.view),
                           lambda view: Started(version=version, view=view))
         self.log.append(entry)
         if self.saver:
@@ -548,7 +549,7 @@ class Table:
         version = self.version + 1
         if self.saver:
             self.saver.undo(version, seat)
-        self._append(entry_for([self.match.redact(events, a) for a in audiences(len(self.seats))],
+        self._append(entry_for(self._per_audience(lambda a: self.match.redact(events, a)),
                                lambda seen: Undone(version=version, seat=seat, events=seen)))
         self.bot_kinds.pop()
         self.turn_started = trio.current_time()
@@ -648,7 +649,7 @@ class Table:
             mover.send_frame(known[1])
             mover.send(Ack(id=id, version=version))
             mover.flush()
-        payloads = [self.match.redact(events, a) for a in audiences(len(self.seats))]
+        payloads = self._per_audience(lambda a: self.match.redact(events, a))
         entry = entry_for(payloads, played, known)
         self.log.append(entry)
         self._send(entry, but=mover)
@@ -674,6 +675,15 @@ class Table:
             if self.saver:
                 self.saver.checkpoint()  # the save file alone holds the whole game
         self.wake()  # the driver may have a bot to run or a deadline to move
+
+    def _per_audience(self, make: Callable[[Audience], Any]) -> list[Any]:
+        """``make(audience)`` for every audience, in :func:`~server.log.audiences` order;
+        made once for all in a game without secrets (every audience sees the same:
+        :attr:`waddle.ruleset.Ruleset.secrets`)."""
+        every = audiences(len(self.seats))
+        if not self.ruleset.secrets:
+            return [make(None)] * len(every)
+        return [make(audience) for audience in every]
 
     def _append(self, entry: Entry) -> None:
         self.log.append(entry)

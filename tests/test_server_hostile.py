@@ -182,6 +182,23 @@ async def test_dead_link_is_detected_by_the_idle_timeout(autojump_clock):
     assert len(pings) >= 2  # the host pinged before giving up
 
 
+async def test_the_host_pings_one_interval_after_the_last_message_however_many_came(autojump_clock):
+    """Messages every 3 s for 12 s, then silence: the host's ping comes 10 s (the ping
+    interval) after the last one, not after the first."""
+    async with hosting() as (host, connect):
+        with trio.fail_after(60):
+            c = await connect()
+            await c.hello()
+            for nonce in range(1, 5):
+                await trio.sleep(3.0)
+                await c.send(protocol.Ping(nonce=nonce))
+                await c.expect(protocol.Pong, nonce=nonce)
+            last = trio.current_time()
+            ping = await c.expect(protocol.Ping)
+    assert trio.current_time() - last == pytest.approx(Limits().ping_interval, abs=0.01)
+    assert ping.nonce == 1
+
+
 async def test_server_answers_client_pings(autojump_clock):
     async with hosting() as (host, connect):
         with trio.fail_after(10):
