@@ -23,7 +23,7 @@ from test_ui_app import Screen, drive
 from test_ui_kit import controller, hex_settings, seat, table_state
 
 from client.games.downtown.text import penguins_text
-from client.ui import hints
+from client.ui import hints, panels
 from client.ui.analyst import Analyst, Batch
 from client.ui.replay import Replay, ReplaySession
 from protocol.messages import Lobby, Settings
@@ -204,8 +204,9 @@ def test_the_viewer_never_analyses_a_downtown_game_in_play_and_holds_no_hand_of_
         def panel():
             return " ".join(word for row in d.text().splitlines()[1:-1] for word in row.split("│")[-1].split())
 
-        # said in the panel, before any key
+        # said in the panel, before any key, and no analysis key offered on the bottom line
         await d.until(lambda: "No analysis until the game is over: the hands are hidden" in panel(), "why")
+        assert "analyse" not in d.text().splitlines()[-1] and "E game" not in d.text().splitlines()[-1]
         d.keys(END)
         await d.shows("move 9 of 9")
         d.keys("e")                                             # the QA's path: the last step, e
@@ -236,6 +237,8 @@ def test_a_followed_downtown_game_is_analysed_once_it_is_over(tmp_path):
     path.write_text(json.dumps(full))                     # the game ends: its record is out
     session.reload()
     assert session.replay.finished and session.replay.analysable
+    offered = "".join(text for _, text in panels.hints(control.state, control.ui, control.view, 0, session.replay))
+    assert "e analyse" in offered and "E whole game" in offered   # the keys are offered again
     session.go(3)
     control.analyse()
     batch = control.analyst.batch

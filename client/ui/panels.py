@@ -271,8 +271,10 @@ def help_screen(view: GameView | None, width: int = 80, height: int = 24, page: 
 
 
 #: The replay viewer's key hints, (long, short) each.
-REPLAY_HINTS = [("left/right step", "</> step"), ("Home/End", "Home/End"), ("up/down round", "up/down round"),
-                ("e analyse", "e analyse"), ("E whole game", "E game")]
+REPLAY_HINTS = [("left/right step", "</> step"), ("Home/End", "Home/End"), ("up/down round", "up/down round")]
+#: The analysis keys' hints in the replay viewer (left out while the game may not be
+#: analysed: :attr:`client.ui.replay.Replay.refusal`).
+ANALYSIS_HINTS = [("e analyse", "e analyse"), ("E whole game", "E game")]
 #: The replay viewer's keys in the help: (keys, what they do, in short).
 REPLAY_HELP = (
     ("left / right", "the previous / next move", "step back / on"),
@@ -304,7 +306,7 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0,
     if state.phase is None:
         return [("class:dim", " connecting...  q quit")]
     if replay is not None:
-        items = REPLAY_HINTS + _score_hint(state, view)
+        items = REPLAY_HINTS + ([] if replay.refusal else ANALYSIS_HINTS) + _score_hint(state, view)
         return _hint_line(_fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0), width, ascii)
     common = [("c chat", "c chat")]
     game = view.hints() if view is not None and state.view is not None else []
