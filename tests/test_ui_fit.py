@@ -18,7 +18,7 @@ from test_ui_maps import flower_map
 
 from client.state import Status
 from client.ui import panels
-from client.ui.text import wrap_line
+from client.ui.text import fit_rows, wrap_line
 from protocol.messages import Chat, Lobby
 from waddle import Game
 from waddle.hex.bots import make_bot
@@ -144,6 +144,38 @@ def test_the_lobbys_lines_are_cut_with_an_ellipsis_never_silently():
         assert all(len(line) <= 60 for line in shown)
 
     show(state, test, columns=60, rows=24)
+
+
+def test_a_lobby_taller_than_the_window_follows_the_owners_selection_and_says_what_is_hidden():
+    state = table_state(seats("Ann", "Bob"), label="red")   # Ann owns the table
+
+    async def test(d):
+        await d.shows("Seats")
+        body = d.text().split("\n")[1:-1]                     # 60x16: 14 rows between banner and hints
+        assert "[ Start ]" not in d.text() and body[-1].strip().startswith("↓") and "more below" in body[-1]
+        d.keys("\x1b[A")                                      # up from the first setting: the Start button
+        await d.shows("[ Start ]")
+        body = d.text().split("\n")[1:-1]
+        assert "more above" in body[0] and body[0].strip().startswith("↑")
+        assert not any("more below" in line for line in body)
+        hidden = int(body[0].split()[1])
+        assert d.text().count("\n") == 15 and hidden >= 2    # the rows above are counted, never dropped silently
+
+    show(state, test, columns=60, rows=16)
+
+
+def test_rows_that_do_not_fit_keep_the_focus_and_count_every_hidden_line():
+    lines = [[("", f"line {i}")] for i in range(20)]
+    assert fit_rows(lines[:5], 14) == lines[:5]
+    for height in (4, 5, 14):
+        for focus in range(20):
+            texts = ["".join(t for _, t in row) for row in fit_rows(lines, height, focus)]
+            above = int(texts[0].split()[1]) if "above" in texts[0] else 0
+            below = int(texts[-1].split()[1]) if "below" in texts[-1] else 0
+            shown = [t for t in texts if t.startswith("line")]
+            assert len(texts) == height and f"line {focus}" in shown
+            assert shown == [f"line {i}" for i in range(above, above + len(shown))]
+            assert above + len(shown) + below == 20
 
 
 def test_wrapped_lines_are_counted_in_terminal_cells():

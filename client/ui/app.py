@@ -43,7 +43,7 @@ from client.ui.gameview import Drawn
 from client.ui.keys import make_bindings
 from client.ui.lobby import lobby_screen
 from client.ui.style import make_style
-from client.ui.text import join_lines, split_lines, wrap_line
+from client.ui.text import fit_rows, join_lines, split_lines, wrap_line
 from client.ui.uistate import Mode
 
 #: Columns kept for the side panel next to the board, at least.
@@ -305,7 +305,9 @@ class WaddleApp:
 
     def _text_screen(self):
         """The help, the lobby or the window's too small: each line cut to the window's
-        columns with an ellipsis (the message about the window wrapped)."""
+        columns with an ellipsis (the message about the window wrapped); a lobby taller
+        than the window shows the owner's selected line, saying what is above and below
+        (:func:`~client.ui.text.fit_rows`)."""
         screen = self._screen()
         columns, rows = self._size()
         height = self._body_height().preferred
@@ -313,8 +315,10 @@ class WaddleApp:
             text = panels.help_screen(self.controller.view, columns, height, self.ui.help_page,
                                       ascii=self.ascii, replay=self.controller.replay is not None)
         elif screen == "lobby":
-            text = lobby_screen(self.state, self.ui, self.controller.view, height,
-                                address=self.session.address, ascii=self.ascii)
+            lines = split_lines(lobby_screen(self.state, self.ui, self.controller.view, height,
+                                             address=self.session.address, ascii=self.ascii))
+            focus = next((i for i, line in enumerate(lines) if any(s == "class:selected" for s, *_ in line)), 0)
+            return join_lines(fit_rows(lines, height, focus, ascii=self.ascii), columns, ascii=self.ascii)
         else:
             need_columns, need_rows = self._needed_size()
             said = (f"The window is too small ({columns}x{rows}).", f"Make it at least {need_columns}x{need_rows}.",

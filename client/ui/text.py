@@ -156,6 +156,25 @@ def _slice(line: Fragments, start: int, end: int) -> Fragments:
     return out
 
 
+def fit_rows(lines: list[Fragments], height: int, focus: int = 0, *,
+             ascii: bool = False) -> list[Fragments]:
+    """``lines`` in ``height`` rows: all of them if they fit, else a run of them that
+    holds line ``focus`` (the selected one), its first row saying how many lines are
+    above it and its last how many below, where any are: never cut silently. Fewer than
+    four rows: the first ``height`` lines."""
+    if len(lines) <= height or height < 4:
+        return lines[:height]
+    start = 0 if focus < height - 1 else min(focus - (height - 3), len(lines) - height)
+    rows = lines[start:start + height]
+    up, down = ("^", "v") if ascii else ("↑", "↓")
+    if start:
+        rows[0] = [("class:dim", f"  {up} {start + 1} more above")]
+    below = len(lines) - start - height
+    if below > 0:
+        rows[-1] = [("class:dim", f"  {down} {below + 1} more below")]
+    return rows
+
+
 def split_lines(fragments: Fragments) -> list[Fragments]:
     """Fragments (lines broken by ``"\\n"`` in their text) as one fragment list a line."""
     lines: list[Fragments] = [[]]
