@@ -399,7 +399,7 @@ def test_the_setup_discard_is_chosen_in_secret_and_the_panel_shows_who_has_chose
     bots_play(host, until=lambda match: match.state.pending[2] is not None)
     panel = text(panels.side_panel(control.state, view, 34, 22))
     assert "choosing..." in panel and "discard chosen" in panel
-    assert "P Cy discards a card (hidden)" in panel
+    assert "P Cy discards a card (in secret)" in panel
     hidden = next(e for e in view.game.history if isinstance(e, DiscardChosen))
     assert hidden.card is None
     view.pick_line(1)
@@ -409,6 +409,7 @@ def test_the_setup_discard_is_chosen_in_secret_and_the_panel_shows_who_has_chose
     assert host.wishes == [("act", host.match.actions[-1][1])]
     revealed = text(panels.side_panel(control.state, view, 60, 22))
     assert f"- discards: G {card} P " in revealed
+    assert f"discards {card} (in secret)" in revealed and "(hidden)" not in revealed   # your own, named
 
 
 def test_the_single_deck_draw_offers_the_display_and_the_deck_top():

@@ -179,8 +179,8 @@ def log_lines(state: TableState, groups: list[list[Event]]) -> list[Fragments]:
         first = group[0]
         who = _who(state, labels[first.seat], chooser) if hasattr(first, "seat") else []
         if isinstance(first, DiscardChosen):
-            card = "a card (hidden)" if first.card is None else f"{first.card} (hidden)"
-            out.append(who + [("", f" discards {card}")])
+            card = "a card" if first.card is None else first.card
+            out.append(who + [("", f" discards {card}"), ("class:dim", " (in secret)")])
         elif isinstance(first, Played):
             scored = next(e for e in group if isinstance(e, Scored))
             out.append(who + [("", f" {card_played(first.card, first.copied)} "),
