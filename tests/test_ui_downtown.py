@@ -395,7 +395,7 @@ def test_the_setup_discard_is_chosen_in_secret_and_the_panel_shows_who_has_chose
     host, control = table(3, 1, seed=5)
     view = control.view
     assert control.state.my_turn and view.draft.step == "discard"
-    assert "Setup: discard a card face up on your pile" in screen(control)
+    assert "Setup: discard a card (face up, no points)\n" in screen(control)   # whole, not cut
     bots_play(host, until=lambda match: match.state.pending[2] is not None)
     panel = text(panels.side_panel(control.state, view, 34, 22))
     assert "choosing..." in panel and "discard chosen" in panel

@@ -332,7 +332,7 @@ class GameView(Base):
         game = self.game
         card = None if draft.card is None else game.name(draft.card)
         return {
-            "discard": "Setup: discard a card face up on your pile (it scores nothing)",
+            "discard": "Setup: discard a card (face up, no points)",
             "card": "Your turn: play a card",
             "copy": "Copy: which opponent's top card do you copy?",
             "kind": f"{card_played(card or '', self._copied())}: action A or B?",
