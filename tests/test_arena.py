@@ -230,7 +230,7 @@ def test_the_standard_library_bot_enters_as_a_command(tmp_path):
 
 def test_a_crashing_command_and_one_that_never_joins_are_reported_and_stood_in_for(tmp_path, capsys):
     crash = "crash=cmd:python -c \"import sys; print('boom', file=sys.stderr); sys.exit(3)\""
-    sleeper = "sleeper=cmd:python -c 'import time; time.sleep(120)'"
+    sleeper = "sleeper=cmd:python -c 'import threading; threading.Event().wait()'"   # never joins
     status, data, rows, _ = arena_cli(tmp_path, "greedy", crash, sleeper, "--players", "3", "--games", "1",
                                       "--seed", "4", "--join-timeout", "3")
     out = capsys.readouterr().out

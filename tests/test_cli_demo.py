@@ -112,8 +112,7 @@ def host_in_thread(config: ServerConfig, also=None):
             if also is not None:
                 nursery.start_soon(also, port)
             ports.put(port)
-            while not stop.is_set():
-                await trio.sleep(0.01)
+            await trio.to_thread.run_sync(stop.wait)
             nursery.cancel_scope.cancel()
 
     thread = threading.Thread(target=trio.run, args=(serve,))

@@ -135,9 +135,20 @@ async def play_recorded(players: int, single: bool, seed: int) -> tuple[Host, li
                            backoff=Backoff(seed=seed)) as client:
             await client.wait_for(lambda state: state.finished)
 
+    reached: dict[int, trio.Event] = {}   # versions waited for
+    appended = host.table.log.append
+
+    def append(entry) -> int:   # the table's log, telling who waits for a version
+        version = appended(entry)
+        for wanted in [v for v in reached if v <= version]:
+            reached.pop(wanted).set()
+        return version
+
+    host.table.log.append = append
+
     async def host_reached(version: int) -> None:
-        while host.table.version < version:
-            await trio.sleep(0.01)
+        if host.table.version < version:
+            await reached.setdefault(version, trio.Event()).wait()
 
     with trio.fail_after(600):
         async with trio.open_nursery() as nursery:
