@@ -53,7 +53,9 @@ class ServerConfig:
     code or ``None``. ``save``: the save file (``None``: not saved). ``resume``: a save
     file to continue (its settings, seats and tokens win over ``settings``; saving goes
     on to ``save`` or, without it, to ``resume``). ``grace``: seconds before a stand-in
-    bot plays for an absent player; ``standin``: its kind (``None``: the table's bot
+    bot plays for an absent player, ``lobby_grace``: a lobby seat's, ``bot_delay``: the
+    seconds a bot seat waits before it moves (each ``None``: the resumed game's, else the
+    table's default: 30, 30 and 0); ``standin``: the stand-in's kind (``None``: the table's bot
     kind, :attr:`server.table.Table.standin_kind`). ``game``: the game's ruleset name
     (:func:`waddle.ruleset.get_ruleset`). ``prepared``: what the game needs, made ready by
     the host (the hex game: a map; overrides what ``settings`` choose). ``limits``:
@@ -71,10 +73,10 @@ class ServerConfig:
     code: str | None = None
     save: str | Path | None = None
     resume: str | Path | None = None
-    grace: float = 30.0
-    lobby_grace: float = 30.0
+    grace: float | None = None
+    lobby_grace: float | None = None
     standin: str | None = None
-    bot_delay: float = 0.0
+    bot_delay: float | None = None
     seed: int | None = None
     game: str = DEFAULT_RULESET
     prepared: Prepared | None = None
@@ -106,8 +108,9 @@ class Host:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        options = dict(grace=config.grace, lobby_grace=config.lobby_grace, standin=config.standin,
-                       bot_delay=config.bot_delay, seed=config.seed)
+        options = {name: value for name, value in dict(
+            grace=config.grace, lobby_grace=config.lobby_grace, standin=config.standin,
+            bot_delay=config.bot_delay, seed=config.seed).items() if value is not None}
         if config.resume:
             if config.save:
                 options["save"] = config.save

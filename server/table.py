@@ -711,7 +711,8 @@ class Table:
         return self.match.record(host=host_part(self.ruleset, self.settings, list(self.seats),
                                                 self.bot_kinds, self.code, self.id,
                                                 version=self.version, games=self.games,
-                                                listening=self.listening))
+                                                listening=self.listening,
+                                                timing=(self.grace, self.lobby_grace, self.bot_delay)))
 
     async def flush(self) -> None:
         """Wait until the save file alone holds the current version, its journal folded
@@ -722,7 +723,8 @@ class Table:
     @classmethod
     def resume(cls, path: str | Path, **options: Any) -> Table:
         """The table saved in ``path``, seats held for their tokens; saving goes on to
-        ``path`` (or ``options["save"]``). A client that saw events before the resume
+        ``path`` (or ``options["save"]``). The saved grace, lobby grace and bots' pace
+        stand where ``options`` gives none. A client that saw events before the resume
         gets a snapshot.
 
         Raises:
@@ -730,6 +732,10 @@ class Table:
                 replay; the message names the file.
         """
         resumed = read_save(path)
+        saved = resumed.saved
+        for name, value in (("grace", saved.grace), ("lobby_grace", saved.lobby_grace), ("bot_delay", saved.pace)):
+            if value is not None:
+                options.setdefault(name, value)
         table = cls(resumed.settings, ruleset=resumed.ruleset, code=resumed.saved.code,
                     save=options.pop("save", None) or path, **options)
         table.id = resumed.saved.table or table.id

@@ -173,6 +173,8 @@ def test_serve_resumed_without_a_port_listens_where_its_players_wait(tmp_path):
     (["--turn-timer", "0"], "--turn-timer"),
     (["--map", "/no/such/map.toml"], "cannot read the map file"),
     (["--bundled", "lagoon", "--players", "5"], "the bundled map 'lagoon' is for 2 to 3 players, not 5"),
+    (["--pace", "-1"], "--pace: expected a finite number of seconds, 0 or more"),
+    (["--grace", "nan"], "--grace: expected a finite number of seconds, 0 or more"),
 ])
 def test_serve_refuses_bad_options_in_one_line(args, message):
     proc = subprocess.run([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],
@@ -188,6 +190,17 @@ def test_serve_and_host_take_the_seat_order(args, seat_order):
     for command in ("serve", "host"):
         parsed = build_parser(command).parse_args([command, *args])
         assert settings_from(parsed).seat_order == seat_order
+
+
+@pytest.mark.parametrize("args, pace", [([], 1.0), (["--pace", "0.5"], 0.5), (["--resume", "g.json"], None),
+                                        (["--resume", "g.json", "--pace", "0"], 0.0)])
+def test_the_bots_pace_is_the_option_else_the_saved_game_s_else_the_default(args, pace):
+    from client.cli import build_parser
+    from client.commands.serve import pace_from
+
+    for command in ("serve", "host"):
+        parsed = build_parser(command).parse_args([command, *args])
+        assert pace_from(parsed) == pace and parsed.grace is None   # None: the saved game's, else 30
 
 
 def test_join_command_and_the_hosts_own_code_help(capsys):

@@ -309,3 +309,26 @@ async def test_a_resumed_host_listens_where_the_saved_game_s_host_did(tmp_path):
     old = json.loads(save.read_text()) | {"host": saved}
     (tmp_path / "old.json").write_text(json.dumps(old))
     assert Host(config(resume=tmp_path / "old.json", prepared=None, default_port=7777)).wanted_port == 7777
+
+
+async def test_a_resumed_host_keeps_the_saved_grace_and_pace_unless_given_others(tmp_path):
+    from server import Host
+
+    save = tmp_path / "g.json"
+    with trio.fail_after(30):
+        async with hosting(config(save=save, grace=7.5, lobby_grace=12.0, bot_delay=0.25)) as (host, connect):
+            await started_pair(connect)
+            await host.table.flush()
+    saved = json.loads(save.read_text())["host"]
+    assert (saved["grace"], saved["lobby_grace"], saved["pace"]) == (7.5, 12.0, 0.25)
+
+    table = Host(config(resume=save, save=None, prepared=None)).table
+    assert (table.grace, table.lobby_grace, table.bot_delay) == (7.5, 12.0, 0.25)
+    table = Host(config(resume=save, save=None, prepared=None, grace=3.0, bot_delay=0.0)).table
+    assert (table.grace, table.lobby_grace, table.bot_delay) == (3.0, 12.0, 0.0)  # given wins
+
+    for key in ("grace", "lobby_grace", "pace"):  # a save from before the host kept them
+        saved.pop(key)
+    (tmp_path / "old.json").write_text(json.dumps(json.loads(save.read_text()) | {"host": saved}))
+    table = Host(config(resume=tmp_path / "old.json", save=None, prepared=None)).table
+    assert (table.grace, table.lobby_grace, table.bot_delay) == (30.0, 30.0, 0.0)  # the table's defaults

@@ -41,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
     if not low - 1 <= args.bots <= high - 1:
         raise ValueError(f"--bots must be {low - 1} to {high - 1} for {ruleset.title} "
                          f"({low} to {high} players), not {args.bots}")
-    if args.pace < 0:
-        raise ValueError("--pace must not be negative")
     from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
     from server.tuning import collect_young, tune_gc
@@ -53,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or _temporary_record()
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
-                               seed=args.seed, bot_delay=args.pace, game=args.game,
+                               seed=args.seed, bot_delay=serve.pace_from(args), game=args.game,
                                tasks=(collect_young,)))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},

@@ -38,12 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser,
                              "greedy, search")
     add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
-    parser.add_argument("--grace", type=seconds, default=30.0, metavar="SECONDS",
+    parser.add_argument("--grace", type=seconds, metavar="SECONDS",
                         help="seconds an absent player's turn waits before a bot plays it "
-                             "(default 30)")
-    parser.add_argument("--lobby-grace", type=seconds, default=30.0, metavar="SECONDS",
+                             "(default 30; with --resume: the saved game's)")
+    parser.add_argument("--lobby-grace", type=seconds, metavar="SECONDS",
                         help="seconds a seat whose connection dropped in the lobby is held "
-                             "for its player before it is freed (default 30)")
+                             "for its player before it is freed (default 30; with --resume: "
+                             "the saved game's)")
     parser.add_argument("--max-per-address", type=int, default=16, metavar="N",
                         help="most connections from one address (default 16; a player "
                              "reclaiming a seat always gets in)")
@@ -68,9 +69,10 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
                         help="opening turn order: shuffled at the start, seeded by --seed "
                              "(default), or as seated (the order of joining, then the bots)")
-    parser.add_argument("--pace", type=seconds, default=DEFAULT_PACE, metavar="SECONDS",
+    parser.add_argument("--pace", type=seconds, metavar="SECONDS",
                         help="pause before each move of the host's bots, so people can follow "
-                             f"and take back (default {DEFAULT_PACE:g})")
+                             f"and take back (default {DEFAULT_PACE:g}; with --resume: the saved "
+                             "game's)")
     parser.add_argument("--hints", choices=("auto", "on", "off"), default="auto",
                         help="whether players may ask the search bot for a hint (e): auto "
                              "allows them only at a table with bots (default), on, off")
@@ -110,7 +112,7 @@ def settings_from(args: argparse.Namespace):
     :func:`game_options`).
 
     Raises:
-        ValueError: a bad timer, pace, bot kind, number of players or game option, or an
+        ValueError: a bad timer, bot kind, number of players or game option, or an
             option of another game (naming it).
     """
     from protocol.messages import Settings
@@ -118,10 +120,6 @@ def settings_from(args: argparse.Namespace):
 
     if args.turn_timer is not None and not 0 < args.turn_timer <= 86400:
         raise ValueError("--turn-timer must be between 0 and 86400 seconds")
-    if getattr(args, "grace", 0) < 0:
-        raise ValueError("--grace must not be negative")
-    if getattr(args, "lobby_grace", 0) < 0:
-        raise ValueError("--lobby-grace must not be negative")
     if getattr(args, "max_per_address", 1) < 1:
         raise ValueError("--max-per-address must be 1 or more")
     ruleset = get_ruleset(args.game)
@@ -131,6 +129,14 @@ def settings_from(args: argparse.Namespace):
     ruleset.check_bots(settings.bots)
     ruleset.check_options(options, settings.players)
     return settings
+
+
+def pace_from(args: argparse.Namespace) -> float | None:
+    """The host's bots' pace in seconds: ``--pace``, else the saved game's with
+    ``--resume`` (``None``), else :data:`DEFAULT_PACE`."""
+    if args.pace is not None:
+        return args.pace
+    return None if getattr(args, "resume", None) else DEFAULT_PACE
 
 
 def limits_from(args: argparse.Namespace):
@@ -161,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                              limits=limits_from(args), command="waddle serve",
-                             bot_delay=args.pace, tasks=(collect_young,)))
+                             bot_delay=pace_from(args), tasks=(collect_young,)))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
