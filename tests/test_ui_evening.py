@@ -391,7 +391,7 @@ def test_a_headless_client_prints_a_take_back_as_a_line_of_its_own():
 
 def test_play_host_and_serve_share_the_table_options_with_the_same_defaults():
     from client.cli import build_parser
-    from client.commands.serve import settings_from
+    from client.commands.serve import pace_from, settings_from
 
     shared = ("realtime_score", "pace", "turn_timer", "seat_order", "mirror", "seed", "map", "bundled", "game",
               "single_deck", "deck")
@@ -399,7 +399,7 @@ def test_play_host_and_serve_share_the_table_options_with_the_same_defaults():
     for command in ("play", "host", "serve"):
         parser = build_parser(command)
         args = parser.parse_args([command])
-        defaults[command] = {name: getattr(args, name) for name in shared}
+        defaults[command] = {name: getattr(args, name) for name in shared} | {"pace": pace_from(args)}
         if command == "serve":
             assert settings_from(args).options.realtime_score is True
     assert defaults["play"] == defaults["host"] == defaults["serve"]
