@@ -317,6 +317,8 @@ class WaddleApp:
         elif screen == "lobby":
             lines = split_lines(lobby_screen(self.state, self.ui, self.controller.view, height,
                                              address=self.session.address, ascii=self.ascii))
+            while lines and not lines[-1]:   # the text's last newline: no row to give it
+                lines.pop()
             focus = next((i for i, line in enumerate(lines) if any(s == "class:selected" for s, *_ in line)), 0)
             return join_lines(fit_rows(lines, height, focus, ascii=self.ascii), columns, ascii=self.ascii)
         else:
