@@ -34,7 +34,7 @@ from client.games.downtown.text import (
 )
 from client.ui.gameview import MOVES, Drawn, Field
 from client.ui.gameview import GameView as Base
-from client.ui.text import Fragments, cut_line, ellipsis, fit, take
+from client.ui.text import Fragments, cut_line, ellipsis, fit, take, wrap_line
 from protocol.text import clean
 from waddle.downtown.actions import Move, Play, Recall, Recolour
 from waddle.downtown.best import options as best_options
@@ -359,8 +359,8 @@ class GameView(Base):
             scored = self.preview()
             if scored is not None:
                 lines.append(self._scores(scored))
-        top = len(wrap_line(lines[0], width))
-        lines = [wrapped_line for line in lines for wrapped_line in wrap_line(line, width)]
+        top = len(wrap_line(lines[0], width, rows, indent=""))
+        lines = [part for line in lines for part in wrap_line(line, width, rows, indent="")]
         effective = game.effective(draft.card, draft.copied)
         if effective is not None and draft.opening == "card":
             lines += wrapped(card_text(game.deck.cards[effective]), width, rows - len(lines), self.shell.ascii)
@@ -682,15 +682,6 @@ def wrapped(text: str, width: int, rows: int, ascii: bool) -> list[Fragments]:
         if lines:
             lines[-1] = take(lines[-1], width - 1)[0].rstrip() + ellipsis(ascii)
     return [[("class:dim", line)] for line in lines]
-
-
-def wrap_line(line: Fragments, width: int) -> list[Fragments]:
-    """A line of one style wrapped to ``width`` in lines of that style (what to do next is
-    never cut off); a line of several styles as it is."""
-    if len(line) != 1 or len(line[0][1]) <= width:
-        return [line]
-    style, text = line[0]
-    return [[(style, part)] for part in textwrap.wrap(text, width)] or [line]
 
 
 def game_place(game: State, place: int) -> str:
