@@ -232,13 +232,13 @@ def test_a_crashing_command_and_one_that_never_joins_are_reported_and_stood_in_f
     crash = "crash=cmd:python -c \"import sys; print('boom', file=sys.stderr); sys.exit(3)\""
     sleeper = "sleeper=cmd:python -c 'import threading; threading.Event().wait()'"   # never joins
     status, data, rows, _ = arena_cli(tmp_path, "greedy", crash, sleeper, "--players", "3", "--games", "1",
-                                      "--seed", "4", "--join-timeout", "3")
+                                      "--seed", "4", "--join-timeout", "1.5")
     out = capsys.readouterr().out
     assert status == 0 and data["arena"]["finished"] == 1
     faults = {s["entrant"]: s["faults"] for s in data["games"][0]["seats"]}
     assert faults["greedy"] == []
     assert "exited with status 3 before the game ended: boom" in faults["crash"]
-    assert any("did not join within 3 s" in f for f in faults["sleeper"])
+    assert any("did not join within 1.5 s" in f for f in faults["sleeper"])
     assert "Faults:" in out and "crash: exited with status 3" in out
     assert all(r["faults"] for r in rows if r["entrant"] != "greedy")
 
@@ -319,7 +319,7 @@ def test_a_command_that_never_plays_a_legal_move_loses_its_turns_to_the_stand_in
     script = tmp_path / "silent_bot.py"
     script.write_text(SILENT_BOT.format(examples=str(ROOT / "examples"), illegal=illegal))
     status, data, rows, _ = arena_cli(tmp_path, "greedy", f"cmd:python {script}", "--players", "2",
-                                      "--games", "1", "--seed", "6", "--move-timeout", "0.2")
+                                      "--games", "1", "--seed", "6", "--move-timeout", "0.05")
     assert status == 0 and data["arena"]["finished"] == 1
     silent = next(s for s in data["games"][0]["seats"] if s["entrant"] == "silent_bot")
     assert silent["standin_moves"] > 0
@@ -369,13 +369,13 @@ def test_one_against_the_field_through_the_command_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("signal", "why"), [("SIGKILL", "stopped: a worker process died"),
-                                             ("SIGSTOP", "stopped: no game ended for 6 s")])
+                                             ("SIGSTOP", "stopped: no game ended for 4.5 s")])
 def test_a_worker_process_that_dies_or_hangs_stops_the_run_with_a_reason(monkeypatch, signal, why):
-    monkeypatch.setattr(runner, "PATIENCE", 1.0)
+    monkeypatch.setattr(runner, "PATIENCE", 0.5)
     killer = f"killer=cmd:python -c 'import os, signal; os.kill(os.getppid(), signal.{signal})'"
     field = tuple(entrants.parse(t, "hex") for t in ("random", killer))
     plan = schedule.round_robin(2, 2, 2, seed=1)
-    limits = Limits(join=1.0, game=3.0)         # patience: 3 + 2 * 1 + 1 s
+    limits = Limits(join=1.0, game=2.0)         # patience: 2 + 2 * 1 + 0.5 s
     results, stopped = runner.run(runner.Arena("hex", field, limits=limits), plan, jobs=2)
     assert results == [] and stopped == why
 

@@ -19,7 +19,10 @@ from waddle.hex.ruleset import HexViewData
 
 
 def start_host(*args: str) -> tuple[subprocess.Popen, int]:
-    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", *args],
+    """``waddle serve`` on a free port with ``args``, its bots moving at once (``--pace 0``
+    unless ``args`` give a pace); the process and its port, once it says it listens."""
+    pace = () if "--pace" in args else ("--pace", "0")
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", *pace, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if not line.startswith("Waddle host on 127.0.0.1:"):

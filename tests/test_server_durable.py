@@ -249,7 +249,7 @@ def test_out_of_file_descriptors_the_host_backs_off_keeps_the_game_and_saves_onc
                 log.extend(os.read(proc.stderr.fileno(), 65536))
 
     proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", "--players", "2",
-                             "--bots", "random", "--seed", "4", "--save", str(save)],
+                             "--bots", "random", "--seed", "4", "--pace", "0", "--save", str(save)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=few_descriptors)
     port = int(proc.stdout.readline().split(b":")[1].split()[0])
     idle = []

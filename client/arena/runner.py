@@ -5,7 +5,10 @@ longer than a game may last."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -97,10 +100,13 @@ def _parallel(work: list[Job], jobs: int, done: Callable[[GameResult], None], pa
 
 
 def _stop(processes: list, grace: float = 2.0) -> None:
-    """Terminate ``processes`` (their handler kills their external commands), and kill
-    those still alive after ``grace`` seconds (a stopped or stuck worker)."""
+    """Terminate ``processes`` (their handler kills their external commands; a stopped
+    worker is continued so that it can), and kill those still alive after ``grace``
+    seconds (a stuck worker)."""
     for process in processes:
         process.terminate()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGCONT)
     for process in processes:
         process.join(grace)
         if process.is_alive():
