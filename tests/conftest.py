@@ -27,6 +27,13 @@ def game_fingerprint(game: Game) -> tuple:
     )
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """Tests marked ``pty`` or ``bench`` are ``slow`` too: ``-m "not slow"`` is the fast subset."""
+    for item in items:
+        if item.get_closest_marker("pty") or item.get_closest_marker("bench"):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _private_state_home(tmp_path_factory, monkeypatch):
     """Seat tokens that clients remember (``client.seats``) go to a fresh folder, never

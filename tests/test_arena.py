@@ -228,6 +228,7 @@ def test_the_standard_library_bot_enters_as_a_command(tmp_path):
     assert sorted(int(r["seat"]) for r in rows if r["entrant"] == "stdlib_bot") == [0, 1]
 
 
+@pytest.mark.slow
 def test_a_crashing_command_and_one_that_never_joins_are_reported_and_stood_in_for(tmp_path, capsys):
     crash = "crash=cmd:python -c \"import sys; print('boom', file=sys.stderr); sys.exit(3)\""
     sleeper = "sleeper=cmd:python -c 'import threading; threading.Event().wait()'"   # never joins
@@ -314,6 +315,7 @@ if rejected:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("illegal", [False, True], ids=["silent", "illegal moves"])
 def test_a_command_that_never_plays_a_legal_move_loses_its_turns_to_the_stand_in(tmp_path, illegal):
     script = tmp_path / "silent_bot.py"
@@ -328,6 +330,7 @@ def test_a_command_that_never_plays_a_legal_move_loses_its_turns_to_the_stand_in
     assert bool(rejected) == illegal and all(f.startswith("exited with status 1: ") for f in rejected)
 
 
+@pytest.mark.pty
 def test_in_a_terminal_the_bar_shows_progress_and_ctrl_c_keeps_the_results_so_far(tmp_path):
     import os
     import signal
@@ -368,6 +371,7 @@ def test_one_against_the_field_through_the_command_line(tmp_path, capsys):
     assert "one against the field" in out and "Head to head" not in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("signal", "why"), [("SIGKILL", "stopped: a worker process died"),
                                              ("SIGSTOP", "stopped: no game ended for 4.5 s")])
 def test_a_worker_process_that_dies_or_hangs_stops_the_run_with_a_reason(monkeypatch, signal, why):

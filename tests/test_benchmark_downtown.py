@@ -5,6 +5,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.bench
+
 
 def load_benchmark():
     path = Path(__file__).parent.parent / "benchmarks" / "downtown.py"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.bench
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.bench
 ROOT = Path(__file__).parents[1]
 SCRIPTS = sorted((ROOT / "benchmarks").glob("*.py"))
 #: Words a script's output must hold (the figures the issues ask for).

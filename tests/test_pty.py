@@ -18,8 +18,9 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import select
-import socket
+import signal
 import struct
 import subprocess
 import sys
@@ -33,6 +34,7 @@ from server.persistence import read_save
 from waddle.errors import RecordError
 
 pyte = pytest.importorskip("pyte")
+pytestmark = pytest.mark.pty
 
 ROOT = Path(__file__).parents[1]
 TIMEOUT = 60.0
@@ -45,6 +47,14 @@ class Screen(pyte.Screen):
 
     def bell(self, *args) -> None:
         self.bells += 1
+
+
+def foreground_signals() -> None:
+    """Ctrl-C and Ctrl-\\ as a terminal's foreground job has them: a test run started in the
+    background of a shell (a CI script's ``&``) ignores SIGINT and SIGQUIT, and a child
+    would inherit that, so a Ctrl-C sent to it would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 class Terminal:
@@ -61,7 +71,7 @@ class Terminal:
         env.pop("NO_COLOR", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "client.cli", *argv], stdin=slave,
                                      stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=foreground_signals)
         os.close(slave)
         self.fd = master
         self.screen.write_process_input = lambda data: os.write(self.fd, data.encode())
@@ -107,12 +117,6 @@ def wait(terminals: list[Terminal], predicate, what: str, timeout: float = TIMEO
                 terminal.read()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def actions(save: Path) -> int:
     """How many actions the host's save holds, its journal with it (-1 before it exists or
     while it is written)."""
@@ -120,6 +124,15 @@ def actions(save: Path) -> int:
         return len(read_save(save).match)
     except RecordError:
         return -1
+
+
+def actions_now(save: Path) -> int:
+    """:func:`actions` once the save reads whole (it is unreadable only for the moment a
+    write takes): a count to wait beyond, never the -1 of a read that met a write."""
+    for _ in range(10_000):
+        if (count := actions(save)) >= 0:
+            return count
+    raise AssertionError(f"{save} never read whole")
 
 
 def penguins(terminal: Terminal) -> int:
@@ -140,13 +153,14 @@ class Table:
 
 
 def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
-    port, save = free_port(), tmp_path / "game.json"
-    ann = Terminal(["host", "--port", str(port), "--players", "2", "--code", "e2e", "--name", "Ann",
+    save = tmp_path / "game.json"
+    ann = Terminal(["host", "--port", "0", "--players", "2", "--code", "e2e", "--name", "Ann",
                     "--seed", "3", "--seat-order", "seated", "--grace", "120", "--save", str(save)])
-    join = ["join", f"127.0.0.1:{port}", "--name", "Bob", "--code", "e2e"]
     t = Table(ann)
     try:
-        wait(t.people, lambda: "Others join with" in ann.text(), "the host's lobby")
+        wait(t.people, lambda: re.search(r"waddle join 127\.0\.0\.1:(\d+) --code e2e", ann.text()), "the host's lobby")
+        port = int(re.search(r"waddle join 127\.0\.0\.1:(\d+) --code e2e", ann.text()).group(1))
+        join = ["join", f"127.0.0.1:{port}", "--name", "Bob", "--code", "e2e"]
         t.bob = Terminal(join)
         wait(t.people, lambda: "Ann (you)" in ann.text() and "Bob" in ann.text() and "Bob (you)" in t.bob.text(),
              "both in the lobby")
@@ -166,7 +180,7 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
             return all(penguins(t) == actions(save) for t in terminals)
 
         def play_turn(terminal: Terminal) -> None:
-            before = actions(save)
+            before = actions_now(save)
             terminal.keys("\r")
             wait(t.people, lambda: actions(save) > before and in_step(t.people), "the move on every screen")
 
@@ -178,7 +192,7 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
                 break
             mover = ann if "YOUR TURN" in ann.text() else t.bob
             if mover is t.bob and not took_back:
-                played = actions(save)
+                played = actions_now(save)
                 play_turn(t.bob)
                 wait(t.people, lambda: "u undo" in t.bob.text() or "u take back" in t.bob.text(), "the take-back hint")
                 t.bob.keys("u")
@@ -265,7 +279,7 @@ class Person:
         state = downtown_position(self.record)
         card = state.name(state.hands[self.seat][1])
         self.press("2", self.shows(f"Discard {card} face up on your pile?"), "the discard's question")
-        before = actions(self.record)
+        before = actions_now(self.record)
         self.press("\r", lambda: actions(self.record) > before, "the discard played")
         self.done.add("discard")
 
@@ -309,7 +323,7 @@ class Person:
             self.recolour(state)
         assert "Enter plays it, Esc goes back" in self.t.text()
         shown = self.t.text().split("scores ")[1].split(" point")[0] if "scores " in self.t.text() else None
-        before = actions(self.record)
+        before = actions_now(self.record)
         self.press("\r", lambda: actions(self.record) > before, "the play")
         history = downtown_position(self.record).history
         scored = [e for e in history if type(e).__name__ == "Scored" and e.seat == seat][-1]

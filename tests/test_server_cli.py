@@ -87,6 +87,7 @@ def action_of(played: dict):
     return Place(tuple(first["hex"]), first["double"]) if first["type"] == "placed" else SCOUT
 
 
+@pytest.mark.slow
 def test_serve_kill_and_resume(tmp_path):
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--code", "fjord",
@@ -153,6 +154,7 @@ def test_serve_kill_and_resume(tmp_path):
     assert seated["token"] not in err and "fjord" not in err
 
 
+@pytest.mark.slow
 def test_serve_resumed_without_a_port_listens_where_its_players_wait(tmp_path):
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--seed", "3", "--save", str(save))
@@ -289,6 +291,7 @@ def test_serve_tunes_its_garbage_collector_once_the_host_is_set_up():
     assert err.index("garbage collector tuned") < err.index("listening on")
 
 
+@pytest.mark.slow
 def test_sigterm_stops_serve_as_ctrl_c_does_telling_the_players_and_saving(tmp_path):
     save = tmp_path / "game.waddle.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--save", str(save))

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 import trio
 from test_server_cli import Plain, action_of, game_of, start_host
 from test_server_kit import MAP2, TablePeer, config, hosting, on_map, started_pair
@@ -58,6 +59,7 @@ def kill(proc: subprocess.Popen) -> None:
     proc.wait(10)
 
 
+@pytest.mark.slow
 def test_killed_right_after_the_last_move_the_save_holds_the_finished_game(tmp_path):
     save = tmp_path / "game.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--seed", "5", "--save", str(save))
@@ -81,6 +83,7 @@ def test_killed_right_after_the_last_move_the_save_holds_the_finished_game(tmp_p
         kill(proc)
 
 
+@pytest.mark.slow
 def test_killed_at_random_points_nothing_a_client_saw_is_missing(tmp_path):
     rng = random.Random(9)
     for attempt in range(4):
@@ -100,6 +103,7 @@ def test_killed_at_random_points_nothing_a_client_saw_is_missing(tmp_path):
             (attempt, stop_at)
 
 
+@pytest.mark.slow
 def test_killed_in_the_middle_of_a_write_the_half_written_part_is_left_out(tmp_path):
     save = tmp_path / "game.json"
     proc, port = start_host("--players", "2", "--bots", "random", "--seed", "7", "--save", str(save))
@@ -229,6 +233,7 @@ async def test_resume_folds_the_journal_into_the_save_file_and_keeps_action_ids(
             assert ack.duplicate and ack.version == 2  # not played twice after the resume
 
 
+@pytest.mark.slow
 def test_out_of_file_descriptors_the_host_backs_off_keeps_the_game_and_saves_once_it_can(tmp_path):
     import resource
     import socket
