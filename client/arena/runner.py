@@ -8,9 +8,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import queue
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -76,20 +77,28 @@ def _parallel(work: list[Job], jobs: int, done: Callable[[GameResult], None], pa
     """Play ``work`` in ``jobs`` worker processes (spawned: nothing of this process's state
     is shared). On Ctrl-C, a worker process that died, or no result for ``patience``
     seconds (:class:`Stalled`), stop the workers (their external commands killed) and
-    re-raise."""
+    re-raise.
+
+    Finished games arrive through a queue that each future's callback fills, not
+    :func:`concurrent.futures.wait`: that takes every pending future's lock in turn, and
+    a Ctrl-C between two of them left the locks held and the workers' results waiting on
+    them forever."""
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=quiet_worker)
-    pending = {pool.submit(play_game, job) for job in work}
+    finished: queue.SimpleQueue[Future] = queue.SimpleQueue()
+    pending = [pool.submit(play_game, job) for job in work]
     try:
-        while pending:
-            finished, pending = wait(pending, timeout=patience, return_when=FIRST_COMPLETED)
-            if not finished:
-                raise Stalled(f"stopped: no game ended for {patience:g} s")
-            for future in finished:
-                try:
-                    done(future.result())
-                except BrokenProcessPool:
-                    raise Stalled("stopped: a worker process died") from None
+        for future in pending:
+            future.add_done_callback(finished.put)
+        for _ in pending:
+            try:
+                future = finished.get(timeout=patience)
+            except queue.Empty:
+                raise Stalled(f"stopped: no game ended for {patience:g} s") from None
+            try:
+                done(future.result())
+            except BrokenProcessPool:
+                raise Stalled("stopped: a worker process died") from None
     except BaseException:
         for future in pending:
             future.cancel()
