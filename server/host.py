@@ -29,6 +29,7 @@ from protocol.framing import encode
 from protocol.messages import Closing, Settings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
+from server.history import History, finished_game, last_written
 from server.table import Table
 from server.throttle import Throttle
 from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
@@ -63,7 +64,8 @@ class ServerConfig:
     in all. ``command``: what the host's operator runs to continue a saved game (told to
     every connection when the host stops: ``COMMAND --resume FILE``). ``tasks``: async
     functions of no arguments the program runs beside the host while it serves (``waddle
-    serve``: :func:`server.tuning.collect_young`).
+    serve``: :func:`server.tuning.collect_young`). ``history``: the history file every
+    finished game is written to (:mod:`server.history`; ``None``: none).
     """
 
     address: str | None = None
@@ -83,6 +85,7 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     command: str = "waddle serve"
     tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
+    history: str | Path | None = None
 
 
 class Host:
@@ -118,6 +121,10 @@ class Host:
         else:
             self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
                                save=config.save, prepared=config.prepared, **options)
+        #: The history writer (``None``: no history), fed each game the table finishes.
+        self.history = History(config.history) if config.history else None
+        if self.history is not None:
+            self.table.game_over = self._game_over
         saved = self.table.listening
         #: Where the host listens: ``config``'s, else the resumed game's, else the defaults.
         self.address = config.address if config.address is not None else (saved[0] if saved else "127.0.0.1")
@@ -161,6 +168,10 @@ class Host:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
             self._connections = await nursery.start(self._keep_connections)
+            if self.history is not None:
+                await nursery.start(self.history.run)
+                if self.table.phase == "finished":  # resumed: written once, if not yet
+                    self.history.submit(finished_game(self.table, last_written(self.table.save_path)))
             await nursery.start(self._drive)
             for task in self.config.tasks:
                 nursery.start_soon(task)
@@ -168,6 +179,9 @@ class Host:
                 nursery.start_soon(self._accept, listener)
             log.info("listening on %s:%d", self.address, self.port)
             task_status.started(self.port)
+
+    def _game_over(self) -> None:
+        self.history.submit(finished_game(self.table))
 
     async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:
         """A nursery for the connections that outlives the host's cancellation until every

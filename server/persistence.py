@@ -72,23 +72,27 @@ class SavedTable(msgspec.Struct):
     grace: float | None = None
     lobby_grace: float | None = None
     pace: float | None = None
+    #: When the game began (Unix seconds), for its duration in the history; ``None`` in older saves.
+    started: float | None = None
 
 
 def host_part(ruleset: Ruleset, settings: Settings, seats: list[Seat], bots: list[str | None],
               code: str | None, table: str, *, version: int = 0, games: int = 1,
               listening: tuple[str, int] | None = None,
-              timing: tuple[float, float, float] | None = None) -> dict[str, Any]:
+              timing: tuple[float, float, float] | None = None,
+              started: float | None = None) -> dict[str, Any]:
     """The ``host`` part of a save file, JSON-ready (``version``: the table's event
     version, past ``1 + actions`` after take-backs or rematches; ``games``: the game's
     number at the table; ``listening``: the address and port its host listens on, if any;
-    ``timing``: its grace, lobby grace and bots' pace in seconds, if known)."""
+    ``timing``: its grace, lobby grace and bots' pace in seconds, if known; ``started``:
+    when the game began, Unix seconds)."""
     address, port = listening or (None, None)
     grace, lobby_grace, pace = timing or (None, None, None)
     saved = SavedTable(protocol=PROTOCOL_VERSION, game=ruleset.name,
                        settings=msgspec.to_builtins(settings), code=code, table=table,
                        seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted)) for s in seats],
                        bots=list(bots), version=version, games=games, address=address, port=port,
-                       grace=grace, lobby_grace=lobby_grace, pace=pace)
+                       grace=grace, lobby_grace=lobby_grace, pace=pace, started=started)
     return msgspec.to_builtins(saved)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,8 @@ class Table:
         self.seed = seed
         self.rng = random.Random(seed)
         self.turn_started: float | None = None
+        #: When the game at the table began (Unix seconds; ``None``: not yet, or not known).
+        self.started_at: float | None = None
         #: Where the table's host listens (address, port), saved so a resume listens there
         #: again (:class:`server.host.Host`); ``None``: not known.
         self.listening: tuple[str, int] | None = None
@@ -155,6 +158,10 @@ class Table:
         """Tell the table's driver that the table changed in a way it may act on (who is to
         act, a timer, a pause, the lobby): :class:`server.driver.Driver` puts its own in
         this method's place while it runs; without a driver there is nobody to tell."""
+
+    def game_over(self) -> None:
+        """The game just ended (its last action written ahead): the host puts its own in
+        this method's place (:class:`server.history.History`); by default nothing."""
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""
@@ -274,6 +281,7 @@ class Table:
         self.standins.clear()
         self.rematch.clear()
         self.turn_started = now = trio.current_time()
+        self.started_at = time.time()
         for seat in self.seats:
             if seat.bot is None and seat.peer is None:
                 seat.away_since = now
@@ -674,6 +682,7 @@ class Table:
             self.broadcast_lobby()
             if self.saver:
                 self.saver.checkpoint()  # the save file alone holds the whole game
+            self.game_over()
         self.wake()  # the driver may have a bot to run or a deadline to move
 
     def _per_audience(self, make: Callable[[Audience], Any]) -> list[Any]:
@@ -711,7 +720,7 @@ class Table:
         return self.match.record(host=host_part(self.ruleset, self.settings, list(self.seats),
                                                 self.bot_kinds, self.code, self.id,
                                                 version=self.version, games=self.games,
-                                                listening=self.listening,
+                                                listening=self.listening, started=self.started_at,
                                                 timing=(self.grace, self.lobby_grace, self.bot_delay)))
 
     async def flush(self) -> None:
@@ -743,6 +752,7 @@ class Table:
         table.seats.restore(restored_seats(resumed, table.ruleset.seats))
         table.log = EventLog(base=resumed.version)  # take-backs are events too
         table.games = resumed.saved.games
+        table.started_at = resumed.saved.started
         table.bot_kinds = list(resumed.saved.bots)
         if resumed.saved.address is not None and resumed.saved.port is not None:
             table.listening = resumed.saved.address, resumed.saved.port

@@ -36,9 +36,10 @@ def pytest_collection_modifyitems(items) -> None:
 
 @pytest.fixture(autouse=True)
 def _private_state_home(tmp_path_factory, monkeypatch):
-    """Seat tokens that clients remember (``client.seats``) go to a fresh folder, never
-    the user's own ``~/.local/state``."""
+    """Seat tokens that clients remember (``client.seats``) and the history hosts write
+    (``waddle.history``) go to fresh folders, never the user's own ``~/.local``."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(scope="session")

@@ -425,6 +425,11 @@ class Ruleset(ABC):
         options."""
         return options
 
+    def setup_name(self, options: Any) -> str:
+        """The map, deck or variant ``options`` play, in a few words, for the history's
+        split of a player's games (``"standard"``, ``"lagoon"``). The default: ``"standard"``."""
+        return "standard"
+
     def check_bots(self, kinds: Sequence[str]) -> None:
         """Raise ``ValueError`` naming the first of ``kinds`` that is neither a bot kind nor
         a level of this game (the message lists both)."""

@@ -14,7 +14,8 @@ import math
 from collections.abc import Sequence
 
 import msgspec
-from openskill.models import PlackettLuce
+
+from waddle.rating import FRESH, ranks, rate_game
 
 #: z for a two-sided 95 % interval.
 Z95 = 1.959963984540054
@@ -68,12 +69,6 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Each seat's place (1 best; ties share the better place): winners first, then by score."""
-    keys = [(seat in winners, score) for seat, score in enumerate(scores)]
-    return [1 + sum(other > key for other in keys) for key in keys]
-
-
 def win_shares(finish: Finish) -> list[float]:
     """Each seat's share of the win: ``1/k`` for each of ``k`` winners, else 0."""
     return [1 / len(finish.winners) if seat in finish.winners else 0.0
@@ -82,17 +77,14 @@ def win_shares(finish: Finish) -> list[float]:
 
 def rate(finishes: Sequence[Finish], entrants: int) -> list[tuple[float, float]]:
     """Every entrant's openskill ``(mu, sigma)`` after ``finishes`` in order (Plackett–Luce,
-    openskill's defaults: mu 25, sigma 25/3)."""
-    model = PlackettLuce()
-    ratings = [model.rating() for _ in range(entrants)]
+    openskill's defaults: mu 25, sigma 25/3; :func:`waddle.rating.rate_game`)."""
+    ratings = [FRESH] * entrants
     for finish in finishes:
-        teams = [[model.rating(mu=ratings[e].mu, sigma=ratings[e].sigma)] for e in finish.entrants]
-        rated = model.rate(teams, ranks=ranks(finish.scores, finish.winners))
+        rated = rate_game([ratings[e] for e in finish.entrants], ranks(finish.scores, finish.winners))
         for e in set(finish.entrants):
-            mine = [team[0] for team, seat_entrant in zip(rated, finish.entrants) if seat_entrant == e]
-            ratings[e] = model.rating(mu=sum(r.mu for r in mine) / len(mine),
-                                      sigma=sum(r.sigma for r in mine) / len(mine))
-    return [(r.mu, r.sigma) for r in ratings]
+            mine = [r for r, seat_entrant in zip(rated, finish.entrants) if seat_entrant == e]
+            ratings[e] = (sum(mu for mu, _ in mine) / len(mine), sum(sigma for _, sigma in mine) / len(mine))
+    return ratings
 
 
 def head_to_head(finishes: Sequence[Finish], entrants: int) -> list[list[tuple[float, int]]]:

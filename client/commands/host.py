@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                                limits=serve.limits_from(args), command="waddle host",
-                               bot_delay=serve.pace_from(args), tasks=(collect_young,)))
+                               bot_delay=serve.pace_from(args), tasks=(collect_young,),
+                               history=serve.history_from(args, "host")))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:

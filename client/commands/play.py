@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bots' difficulty level (easy, medium, hard) or kind (random, "
                              "greedy, search, uct; default greedy)")
     serve.add_table_arguments(parser)
+    serve.add_history_arguments(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")
     parser.add_argument("--record", metavar="PATH",
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=serve.pace_from(args), game=args.game,
-                               tasks=(collect_young,)))
+                               tasks=(collect_young,), history=serve.history_from(args, "play")))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record)

@@ -52,8 +52,42 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
                              "waddle-DATE-TIME.waddle.json here, or the --resume file)")
+    add_history_arguments(parser)
     parser.add_argument("--log-level", default="info",
                         choices=("debug", "info", "warning", "error"), help="default info")
+
+
+def add_history_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--history FILE`` and ``--no-history``: where the host writes every finished game
+    (``docs/history.md``; shared by ``serve``, ``host`` and ``play``)."""
+    from waddle.history import default_path
+
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--history", metavar="FILE",
+                       help=f"write every finished game to this history database (default {default_path()})")
+    group.add_argument("--no-history", action="store_true", help="keep no history of the games")
+
+
+def history_from(args: argparse.Namespace, command: str):
+    """The history file the host writes to, checked up front: ``--history``, else the
+    default (:func:`waddle.history.default_path`); ``None`` with ``--no-history``, or
+    when the file cannot be used (a line on stderr names it and says why: the games are
+    played and saved all the same)."""
+    import sys
+
+    from protocol.text import clean
+    from waddle.history import HistoryError, connect, default_path
+
+    if args.no_history:
+        return None
+    path = args.history or default_path()
+    try:
+        connect(path, write=True).close()
+    except HistoryError as exc:
+        print(f"waddle {command}: history {clean(str(exc))}; the games are not written to it "
+              "(their save files keep them)", file=sys.stderr, flush=True)
+        return None
+    return path
 
 
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -167,7 +201,8 @@ def run(args: argparse.Namespace) -> int:
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                              limits=limits_from(args), command="waddle serve",
-                             bot_delay=pace_from(args), tasks=(collect_young,)))
+                             bot_delay=pace_from(args), tasks=(collect_young,),
+                             history=history_from(args, "serve")))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 
 from waddle.downtown.actions import Action, Discard, Draw, Play
@@ -128,6 +129,12 @@ class DowntownRuleset(Ruleset):
         (:func:`waddle.downtown.analysis.analyse`): every seat's expected final score
         and the seat's best action."""
         return analyse(position, seconds, seed=seed, iterations=iterations, stop=stop)
+
+    def setup_name(self, options: DowntownOptions) -> str:
+        """The deck: ``"bundled deck"`` or a deck file's name, with ``" (single deck)"``
+        for the single-deck variant."""
+        name = PurePath(options.deck.path).name if isinstance(options.deck, FileDeck) else "bundled deck"
+        return f"{name} (single deck)" if options.single_deck else name
 
 
 RULESET = DowntownRuleset()

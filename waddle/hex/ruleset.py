@@ -9,6 +9,7 @@ far (:class:`HexViewData`: the map, the players, the moves).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import PurePath
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -20,7 +21,7 @@ from waddle.hex.bots import BOTS, SEARCHES, make_bot
 from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
 from waddle.hex.maps import MAX_HEXES, Map
-from waddle.hex.options import FileMap, HexOptions, StandardMap, describe, make_map
+from waddle.hex.options import BundledMap, FileMap, HexOptions, StandardMap, describe, make_map
 from waddle.hex.record import FORMAT, from_record, to_record
 from waddle.jsonform import json_form
 from waddle.ruleset import (
@@ -159,6 +160,14 @@ class HexRuleset(Ruleset):
         if isinstance(options.map, StandardMap):
             return msgspec.structs.replace(options, map=StandardMap(seed=seed))
         return options
+
+    def setup_name(self, options: HexOptions) -> str:
+        """The map: ``"standard"``, a bundled map's name or a map file's name, with
+        ``" (mirror)"`` for a mirror match."""
+        choice = options.map
+        name = choice.name if isinstance(choice, BundledMap) else \
+            PurePath(choice.path).name if isinstance(choice, FileMap) else "standard"
+        return f"{name} (mirror)" if options.mirror_match else name
 
 
 RULESET = HexRuleset()

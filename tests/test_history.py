@@ -1,0 +1,148 @@
+"""The history database (waddle.history, server.history): hand-made histories with counts
+and rating orders worked by hand, a game written once, bad files, migrations, and a host
+that writes every finished game without its loop waiting on the database."""
+
+import random
+import sqlite3
+
+import pytest
+import trio
+from test_server_kit import MAP3, config, hex_settings, hosting, on_map
+
+import protocol
+from server.history import finished_game
+from waddle.history import (
+    FinishedGame,
+    HistoryError,
+    Seat,
+    connect,
+    head_to_head,
+    players,
+    ratings,
+    recent,
+    write_game,
+)
+from waddle.history.store import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+
+def game(number, names, scores, winners, *, bots=(), kind="hex", setup="standard", table="t"):
+    return FinishedGame(table=table, number=number, game=kind, options={}, setup=setup, started=0.0,
+                        finished=float(number), record={"n": number},
+                        seats=tuple(Seat(seat=i, label=f"s{i}", name=n, bot=bots[i] if i < len(bots) else None,
+                                         score=s, winner=i in winners)
+                                    for i, (n, s) in enumerate(zip(names, scores))))
+
+
+@pytest.fixture
+def db(tmp_path):
+    db = connect(tmp_path / "h.sqlite", write=True)
+    yield db
+    db.close()
+
+
+def test_counts_wins_averages_and_ratings_order_of_a_hand_made_history(db):
+    # Ann always first, Bob second, Cy third, Dee last: by symmetry the ratings follow the places
+    for n in (1, 2, 3):
+        write_game(db, game(n, ["Ann", "Bob", "Cy", "Dee"], [40, 30, 20, 10 * n], [0],
+                            setup="lagoon" if n == 3 else "standard"))
+    lines = players(db, "hex")
+    assert [s.player for s in lines] == ["Ann", "Bob", "Cy", "Dee"]
+    ann, dee = lines[0], lines[3]
+    assert (ann.games, ann.wins, ann.average) == (3, 3, 40.0)
+    assert (dee.games, dee.wins, dee.average) == (3, 0, 20.0)  # (10 + 20 + 30) / 3
+    assert [(s.setup, s.games, s.wins) for s in ann.setups] == [("standard", 2, 2), ("lagoon", 1, 1)]
+    assert ann.rating.games == 3 and ann.rating.ordinal > lines[1].rating.ordinal > lines[2].rating.ordinal
+    vs = head_to_head(db, "Ann", "Dee")
+    assert (vs.games, vs.a_ahead, vs.b_ahead, vs.a_wins, vs.b_wins) == (3, 3, 0, 3, 0)
+
+
+def test_bots_are_rated_by_kind_and_marked_and_each_game_is_rated_apart(db):
+    write_game(db, game(1, ["Ann", "Pingu (greedy bot)", "Tux (greedy bot)"], [5, 9, 1], [1],
+                        bots=(None, "greedy", "greedy")))
+    write_game(db, game(2, ["Ann", "Bob"], [9, 1], [0], kind="downtown", setup="bundled deck"))
+    hexes = {s.shown: s for s in players(db, "hex")}
+    assert set(hexes) == {"Ann", "greedy (bot)"}
+    assert hexes["greedy (bot)"].games == 2 and hexes["greedy (bot)"].wins == 1 and hexes["greedy (bot)"].bot
+    assert {s.shown: s.wins for s in players(db, "downtown")} == {"Ann": 1, "Bob": 0}
+    found = ratings(db, ["Ann", "Zed"], "downtown", bots=["greedy"])
+    assert found["Ann"].ordinal > found["Zed"].ordinal and found["Zed"].games == 0
+    assert found["greedy (bot)"].games == 0  # rated in the hex game only
+
+
+def test_a_shared_win_counts_for_each_winner(db):
+    write_game(db, game(1, ["Ann", "Bob", "Cy"], [7, 7, 3], [0, 1]))
+    assert {s.player: s.wins for s in players(db)} == {"Ann": 1, "Bob": 1, "Cy": 0}
+    assert head_to_head(db, "Ann", "Bob").a_ahead == head_to_head(db, "Ann", "Bob").b_ahead == 0
+
+
+def test_a_game_written_again_is_kept_once(db):
+    assert write_game(db, game(1, ["Ann", "Bob"], [3, 1], [0])) is True
+    assert write_game(db, game(1, ["Ann", "Bob"], [3, 1], [0])) is False
+    assert len(recent(db)) == 1 and players(db)[0].rating.games == 1
+
+
+def test_recent_games_are_newest_first(db):
+    for n in (2, 1, 3):
+        write_game(db, game(n, ["Ann", "Bob"], [n, 0], [0]))
+    assert [g.finished for g in recent(db, 2)] == [3.0, 2.0]
+
+
+def test_bad_files_are_refused_naming_the_file(tmp_path):
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is no database at all" * 100)
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE x (y)").connection.commit()
+    future = tmp_path / "future.sqlite"
+    connect(future, write=True).execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    for path, problem in ((garbage, "not a history database"), (other, "not a Waddle history"),
+                          (future, "newer than this waddle"), (tmp_path / "none.sqlite", "no history here")):
+        with pytest.raises(HistoryError) as caught:
+            connect(path)
+        assert str(path) in str(caught.value) and problem in str(caught.value)
+
+
+def test_an_older_schema_is_brought_up_to_date_keeping_its_games(tmp_path):
+    path = tmp_path / "v1.sqlite"
+    old = sqlite3.connect(path, isolation_level=None)
+    MIGRATIONS[0](old)
+    old.execute("INSERT INTO games VALUES (1, 't', 1, 'hex', '{}', 'standard', 0, 5, '{}')")
+    old.execute("INSERT INTO players VALUES (1, 0, 'red', 'Ann', NULL, 'Ann', 9, 1, 1)")
+    old.execute("INSERT INTO players VALUES (1, 1, 'blue', 'Bob', NULL, 'Bob', 2, 0, 2)")
+    old.execute(f"PRAGMA application_id={APPLICATION_ID}")
+    old.execute("PRAGMA user_version=1")
+    old.close()
+    db = connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert db.execute("SELECT fingerprint FROM players WHERE seat = 0").fetchone()[0] is None
+    lines = players(db)
+    assert [(s.player, s.rating.games) for s in lines] == [("Ann", 1), ("Bob", 1)]
+    assert lines[0].rating.ordinal > lines[1].rating.ordinal
+
+
+async def test_a_host_writes_each_finished_game_once_without_waiting_on_a_locked_file(tmp_path):
+    path = tmp_path / "h.sqlite"
+    connect(path, write=True).close()
+    lock = sqlite3.connect(path, isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")  # another program holds the file: the writer must wait, not the host
+    cfg = config(prepared=on_map(MAP3), settings=hex_settings(3, bots=["random"]), history=path)
+    async with hosting(cfg, tcp=True) as (host, connect_client):
+        host.history.retry_interval = 0.05
+        with trio.fail_after(30):
+            ada, bob = await connect_client(), await connect_client()
+            await ada.join("Ada")
+            await bob.join("Bob")
+            await ada.send(protocol.Start())
+            async with trio.open_nursery() as n:
+                n.start_soon(ada.play_randomly, random.Random(3))
+                n.start_soon(bob.play_randomly, random.Random(4))
+            await ada.until(lambda: host.table.phase == "finished" and ada.version == host.table.version)
+            assert host.history.written == 0  # the game is over and told; the file is still locked
+            lock.execute("ROLLBACK")
+            assert await trio.to_thread.run_sync(host.history.idle, 20)
+            host.history.submit(finished_game(host.table))  # again: kept once
+            assert await trio.to_thread.run_sync(host.history.idle, 20)
+    db = connect(path)
+    (summary,) = recent(db)
+    assert summary.names == tuple(s.name for s in host.table.seats) and host.history.written == 1
+    assert summary.scores == host.table.match.outcome().scores
+    assert {s.shown for s in players(db)} == {"Ada", "Bob", "random (bot)"}
