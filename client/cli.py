@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("bot", "run a headless bot client against HOST:PORT"),
     "map": ("map", "print a generated standard map"),
     "replay": ("replay", "step through a game record or save in the terminal viewer (--text: print it)"),
+    "stats": ("stats", "players' games, wins, scores and ratings from the history of finished games"),
     "arena": ("arena", "play bots against each other and rate them (built-in and your own)"),
 }
 

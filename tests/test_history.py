@@ -146,3 +146,19 @@ async def test_a_host_writes_each_finished_game_once_without_waiting_on_a_locked
     assert summary.names == tuple(s.name for s in host.table.seats) and host.history.written == 1
     assert summary.scores == host.table.match.outcome().scores
     assert {s.shown for s in players(db)} == {"Ada", "Bob", "random (bot)"}
+
+
+def test_waddle_stats_prints_the_players_best_first_and_head_to_head(tmp_path, capsys):
+    from client.cli import main
+
+    db = connect(tmp_path / "h.sqlite", write=True)
+    for n in (1, 2):
+        write_game(db, game(n, ["Ann", "Pingu (greedy bot)"], [9, 3], [0], bots=(None, "greedy")))
+    db.close()
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "greedy (bot)"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in out if line.startswith("  ") and not line.startswith("   ")]
+    assert rows[1][:4] == ["Ann", "2", "2", "9.0"] and rows[2][:5] == ["greedy", "(bot)", "2", "0", "3.0"]
+    assert out[-1].startswith("Ann vs greedy (bot): 2 games together; Ann ahead 2")
+    assert main(["stats", "--history", str(tmp_path / "none.sqlite")]) == 2
+    assert "none.sqlite: no history here" in capsys.readouterr().err

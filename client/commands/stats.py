@@ -1,0 +1,72 @@
+"""``waddle stats``: what the history says of its players (``docs/history.md``).
+
+Per game (the hex game and Waddle Downtown are rated apart), each player's games, wins,
+average score and openskill rating (the conservative ``mu - 3 sigma``), best first, and
+the split of their games by map or deck; ``--vs A B``: how two players did against each
+other. A bot is shown, and named, as ``greedy (bot)``. ``--json`` prints the same as one
+JSON object. The history is read only (an older schema is first brought up to date).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from waddle.history import default_path
+
+    parser.add_argument("--history", metavar="FILE", help=f"the history to read (default {default_path()})")
+    parser.add_argument("--game", help="only this game's players (hex, downtown)")
+    parser.add_argument("--vs", nargs=2, metavar=("A", "B"),
+                        help="head-to-head between two players (a bot as 'greedy (bot)')")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    import msgspec
+
+    from protocol.text import clean
+    from waddle.history import HistoryError, connect, default_path, head_to_head, players
+
+    try:
+        db = connect(args.history or default_path())
+    except HistoryError as exc:
+        raise ValueError(str(exc)) from None
+    try:
+        lines = players(db, args.game)
+        vs = head_to_head(db, *args.vs, game=args.game) if args.vs else None
+    finally:
+        db.close()
+    if args.json:
+        out = {"players": [{**msgspec.to_builtins(s), "shown": s.shown} for s in lines],
+               "vs": msgspec.to_builtins(vs) if vs else None}
+        print(json.dumps(out))
+        return 0
+    for line in _table(lines, clean) + (_versus(vs, clean) if vs else []):
+        print(line)
+    return 0
+
+
+def _table(lines, clean) -> list[str]:
+    from waddle.ruleset import get_ruleset
+
+    out, game = [], None
+    for s in lines:
+        if s.game != game:
+            game = s.game
+            out += ["" if out else None, f"{get_ruleset(game).title}",
+                    f"  {'player':<24} {'games':>5} {'wins':>5} {'avg':>6} {'rating':>7}"]
+            out = [x for x in out if x is not None]
+        out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {s.rating.ordinal:>7.1f}")
+        out += [f"      {clean(split.setup)[:30]}: {split.games} games, {split.wins} wins, avg {split.average:.1f}"
+                for split in s.setups]
+    return out or ["no finished games in the history yet"]
+
+
+def _versus(vs, clean) -> list[str]:
+    a, b = clean(vs.a), clean(vs.b)
+    shared = vs.games - vs.a_ahead - vs.b_ahead
+    return ["", f"{a} vs {b}: {vs.games} games together; {a} ahead {vs.a_ahead}, "
+                f"{b} ahead {vs.b_ahead}, level {shared}; wins {vs.a_wins} to {vs.b_wins}"]
