@@ -10,6 +10,9 @@ A game's package holds the modules the game-neutral client finds by the ruleset'
 - ``cli``: its command-line options: ``add_arguments(parser)`` (each ``None`` unless
   given), ``given(args)`` (the flags of its options given, so that another game's
   command refuses them) and ``options_from(args)`` (the ruleset's options).
+- ``style``: its style classes, ``COLOUR`` and ``PLAIN`` (class name to prompt-toolkit
+  style; terrain and ``player.<colour>`` for each of its seats' colours,
+  :attr:`waddle.ruleset.SeatLook.colour`), merged by :func:`client.ui.style.make_style`.
 - ``ui``: its terminal view (:class:`client.ui.gameview.GameView`): board, panels,
   keys, hints, help, lobby fields and event lines.
 
@@ -24,7 +27,7 @@ from types import ModuleType
 
 
 def part(game: str, name: str) -> ModuleType:
-    """The module ``name`` (``"text"``, ``"cli"`` or ``"ui"``) of the client side of the
+    """The module ``name`` (``"text"``, ``"cli"``, ``"style"`` or ``"ui"``) of the client side of the
     game called ``game`` (a ruleset name).
 
     Raises:

@@ -2,8 +2,10 @@
 
 Two sheets use the same class names: :func:`make_style` with ``colour=True`` paints
 terrain and players; with ``colour=False`` (``NO_COLOR``, https://no-color.org) only
-bold, underline and reverse are used, and the text markers of :mod:`client.ui.board`
-carry the meaning.
+bold, underline and reverse are used, and the text markers of the games' boards carry
+the meaning. The shell's classes are here; each game's own (terrain, its seats' colours
+``player.<colour>``) come from its client package's ``style`` module (``COLOUR`` and
+``PLAIN``, see :mod:`client.games`).
 """
 
 from __future__ import annotations
@@ -12,13 +14,10 @@ import os
 
 from prompt_toolkit.styles import Style
 
-#: Background of each player's penguins (their letter is always shown too).
-PLAYER_COLOURS = {"red": "#d03030", "blue": "#3060e0", "yellow": "#d0b000",
-                  "green": "#209040", "purple": "#9040c0"}
+from client.games import part
+from waddle.ruleset import BUILT_IN
 
 _COLOUR = {
-    "ice": "bg:#d8e4ec #304050",
-    "water": "bg:#1d4f8a #ffffff",
     "active": "bg:#f0c020 #000000 bold",
     "legal": "bg:#a8e8a8 #005000 bold",
     "cursor": "bg:#ff7000 #000000 bold",
@@ -39,7 +38,6 @@ _COLOUR = {
     "selected": "reverse",
     "key": "bold",
     "chat.name": "bold",
-    **{f"player.{colour}": f"bg:{value} #ffffff bold" for colour, value in PLAYER_COLOURS.items()},
 }
 
 _PLAIN = {
@@ -65,8 +63,13 @@ _PLAIN = {
 
 
 def make_style(colour: bool) -> Style:
-    """The style sheet: coloured, or attributes only."""
-    return Style.from_dict(_COLOUR if colour else _PLAIN)
+    """The style sheet: coloured, or attributes only; the shell's classes and every
+    registered game's (its client package's ``style.COLOUR`` or ``style.PLAIN``)."""
+    sheet = dict(_COLOUR if colour else _PLAIN)
+    for game in BUILT_IN:
+        style = part(game, "style")
+        sheet.update(style.COLOUR if colour else style.PLAIN)
+    return Style.from_dict(sheet)
 
 
 def want_colour(no_color_flag: bool = False) -> bool:
