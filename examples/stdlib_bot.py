@@ -1,7 +1,7 @@
 """A Waddle bot with the Python standard library only: socket, json and struct.
 
 It shows the wire protocol is language-neutral (docs/protocol.md): 4-byte big-endian
-length prefix, then one JSON object (protocol version 2). It plays whichever game the
+length prefix, then one JSON object (protocol version 3). It plays whichever game the
 host plays (``welcome.game``), following it from the ``started`` view and the events:
 
 - The hex game: the map comes from the view, the active hex and turn tracks from
@@ -294,7 +294,7 @@ def play(host, port, name, code=None, seed=None, game=None):
     """Join, play to the end; return the game's table and its ``game_ended`` event."""
     rng = random.Random(seed)
     with socket.create_connection((host, port), timeout=60) as sock:
-        send(sock, {"type": "hello", "protocol": 2, "client": "stdlib-bot", "game": game})
+        send(sock, {"type": "hello", "protocol": 3, "client": "stdlib-bot", "game": game})
         welcome = receive(sock)
         if welcome["type"] != "welcome" or welcome["game"] not in TABLES:
             raise ConnectionError(f"refused: {welcome}")

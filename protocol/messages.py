@@ -1,7 +1,7 @@
 """The wire messages: msgspec Structs in two tagged unions, one per direction.
 
 Every message is a JSON object whose ``"type"`` field names it (``docs/protocol.md``).
-Protocol version 2 is game-neutral: ``welcome`` names the table's game (its ruleset,
+The protocol (version 3; version 2 was its first game-neutral form) is game-neutral: ``welcome`` names the table's game (its ruleset,
 :mod:`waddle.ruleset`), and the messages that carry a game's own data are generic in
 the ruleset's types: ``act`` its action (``A``), ``configure``/``lobby``/``snapshot`` its
 options (``O``), ``played`` its events (``E``), ``started``/``snapshot`` its view data
@@ -23,8 +23,12 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import Meta
 
-#: The protocol version spoken here; ``hello`` with another version is refused.
-PROTOCOL_VERSION = 2
+#: The protocol version spoken here. Version 3 (issue 27) added to version 2 only what a
+#: version 2 peer ignores (optional fields, a request it never sends), so a host still
+#: speaks :data:`SPOKEN_VERSIONS`; ``hello`` with another version is refused.
+PROTOCOL_VERSION = 3
+#: The versions a host answers, oldest first: ``welcome.protocol`` is the client's.
+SPOKEN_VERSIONS = (2, 3)
 
 #: Longest name accepted on the wire (characters); the host keeps at most :data:`NAME_SHOWN`.
 MAX_NAME = 64

@@ -4,6 +4,16 @@ One section per game (``rulesets.hex``, ...): that game's ``client_message`` and
 ``server_message``, with its actions, options, events and view data typed, and their
 ``$defs``. The envelope is the same in every section.
 
+What msgspec gives is made fit for standard validators (JSON Schema Draft 2020-12, e.g.
+Python's ``jsonschema``, Ajv), which ignore OpenAPI's ``discriminator``: every tagged
+union is a ``oneOf`` (its ``discriminator`` kept for OpenAPI tools) and every tag a
+``const``, so exactly one branch matches a message or event. A protocol message's
+definition is named after the message (``Played``, not msgspec's generic
+``Played_waddle.downtown.events...``); a game's own type named like a generic message
+is named after its game (Waddle Downtown's event ``Played`` is ``DowntownPlayed``), so
+no two definitions share a name (a shared one made every Downtown event be checked
+against the envelope ``played``: issue 27).
+
 ``python -m protocol.schema`` rewrites ``protocol/schema.json``; ``--check`` exits 1 if
 the committed file differs from the code (the test suite runs the same comparison).
 """
@@ -17,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from protocol import messages
 from protocol.messages import PROTOCOL_VERSION, client_message, server_message
 from waddle.ruleset import rulesets
 
@@ -44,18 +55,87 @@ def _section(ruleset) -> dict[str, Any]:
         ref_template=f"#/rulesets/{ruleset.name}/$defs/{{name}}")
     section = {"title": ruleset.title, "client_message": client, "server_message": server,
                "$defs": defs}
-    return _short_names(section, f"#/rulesets/{ruleset.name}/$defs/")
+    return _strict(_renamed(section, _names(defs, ruleset.name), f"#/rulesets/{ruleset.name}/$defs/"))
 
 
-def _short_names(section: dict[str, Any], prefix: str) -> dict[str, Any]:
-    """``section`` with each generic message's definition named after the message alone
-    (``Act_waddle.hex.actions.Place___...`` becomes ``Act``): a section has one of each."""
-    text = json.dumps(section)
-    for name in section["$defs"]:
-        short = name.split("_", 1)[0]
-        if short != name:
-            text = text.replace(f'"{name}"', f'"{short}"').replace(f'"{prefix}{name}"', f'"{prefix}{short}"')
-    return json.loads(text)
+def _generic_messages() -> frozenset[str]:
+    """The names of the generic Structs of :mod:`protocol.messages` (``Act``, ``Played``, ...),
+    whose definitions msgspec names with their type arguments."""
+    return frozenset(name for name, value in vars(messages).items()
+                     if isinstance(value, type) and issubclass(value, msgspec.Struct)
+                     and getattr(value, "__parameters__", ()))
+
+
+def _names(defs: dict[str, Any], game: str) -> dict[str, str]:
+    """The new name of each definition msgspec named: a generic message's name alone
+    (``Act_waddle.hex.actions.Place___...`` is ``Act``: a section has one of each); a
+    game's type that has a generic message's name gets the game's in front
+    (``downtown``'s ``Played`` is ``DowntownPlayed``); any other keeps its own.
+
+    Raises:
+        ValueError: two definitions would share a name.
+    """
+    generic = _generic_messages()
+    new = {}
+    for name in defs:
+        base, sep, _ = name.partition("_")
+        if sep and base in generic:
+            new[name] = base
+        elif name in generic:
+            new[name] = game.capitalize() + name
+        else:
+            new[name] = name
+    if len(set(new.values())) != len(new):
+        raise ValueError(f"the {game} schema would name two definitions alike: {sorted(new.values())}")
+    return new
+
+
+def _renamed(section: dict[str, Any], names: dict[str, str], prefix: str) -> dict[str, Any]:
+    """``section`` with its definitions, and every reference to them, renamed by ``names``."""
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {key: _ref(value, names, prefix) if key == "$ref" else walk(value)
+                    for key, value in node.items()}
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return node
+
+    section = walk(section)
+    section["$defs"] = {names[name]: value for name, value in section["$defs"].items()}
+    for union in _unions(section):
+        mapping = union["discriminator"]["mapping"]
+        union["discriminator"]["mapping"] = {tag: _ref(ref, names, prefix) for tag, ref in mapping.items()}
+    return section
+
+
+def _ref(ref: str, names: dict[str, str], prefix: str) -> str:
+    return prefix + names[ref.removeprefix(prefix)] if ref.startswith(prefix) else ref
+
+
+def _unions(node: Any) -> list[dict[str, Any]]:
+    """Every tagged union (an object with a ``discriminator``) in ``node``, outermost first."""
+    found = []
+    if isinstance(node, dict):
+        if "discriminator" in node:
+            found.append(node)
+        for value in node.values():
+            found.extend(_unions(value))
+    elif isinstance(node, list):
+        for item in node:
+            found.extend(_unions(item))
+    return found
+
+
+def _strict(section: dict[str, Any]) -> dict[str, Any]:
+    """``section`` with every tagged union a ``oneOf`` and every tag (a one-value ``enum``
+    of a ``type`` property) a ``const``: what standard validators check exactly."""
+    for union in _unions(section):
+        union["oneOf"] = union.pop("anyOf")
+    for definition in section["$defs"].values():
+        tag = definition.get("properties", {}).get("type", {})
+        if len(tag.get("enum", ())) == 1:
+            tag["const"] = tag.pop("enum")[0]
+    return section
 
 
 def render() -> str:

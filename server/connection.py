@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.framing import BadMessage, FramedStream, FrameTooLarge, ProtocolError, encode
-from protocol.messages import PROTOCOL_VERSION, Closing, Hello, Leave, Ping, Pong, Rejected, Welcome
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SPOKEN_VERSIONS,
+    Closing,
+    Hello,
+    Leave,
+    Ping,
+    Pong,
+    Rejected,
+    Welcome,
+)
 from server.throttle import Throttle
 
 if TYPE_CHECKING:
@@ -257,15 +267,16 @@ class Connection:
         if not isinstance(message, Hello):
             self.close("handshake", "the first message must be hello")
             return False
-        if message.protocol != PROTOCOL_VERSION:
-            self.close("protocol_version", f"this host speaks protocol {PROTOCOL_VERSION}, "
+        if message.protocol not in SPOKEN_VERSIONS:
+            self.close("protocol_version", f"this host speaks protocol {PROTOCOL_VERSION} "
+                                           f"(and {', '.join(map(str, SPOKEN_VERSIONS[:-1]))}), "
                                            f"not {message.protocol}")
             return False
         ruleset = self.table.ruleset
         if message.game not in (None, ruleset.name):
             self.close("game", f"this host plays {ruleset.title} ({ruleset.name}), not {message.game}")
             return False
-        self.send(Welcome(protocol=PROTOCOL_VERSION, server=SERVER_NAME, game=ruleset.name,
+        self.send(Welcome(protocol=message.protocol, server=SERVER_NAME, game=ruleset.name,
                           title=ruleset.title, code_required=self.table.code is not None,
                           phase=self.table.phase, table=self.table.id))
         return True

@@ -141,9 +141,9 @@ def read_save(path: str | Path) -> Resumed:
         settings = msgspec.convert(saved.settings, Settings[ruleset.options_type])
     except (msgspec.ValidationError, ValueError) as exc:
         raise RecordError(f"{path}: host: not a host's save file ({exc})") from None
-    if saved.protocol not in (1, PROTOCOL_VERSION):
+    if not 1 <= saved.protocol <= PROTOCOL_VERSION:
         raise RecordError(f"{path}: host: saved by protocol version {saved.protocol}; "
-                          f"this host reads versions 1 and {PROTOCOL_VERSION}")
+                          f"this host reads versions 1 to {PROTOCOL_VERSION}")
     match = ruleset.load({k: v for k, v in data.items() if k != "host"}, source=str(path))
     if [s.label for s in saved.seats] != list(match.labels) or len(saved.bots) != len(match):
         raise RecordError(f"{path}: host: the seats or bots do not match the record")

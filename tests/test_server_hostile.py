@@ -126,7 +126,7 @@ async def test_garbage_over_tcp_and_the_server_keeps_serving():
 
 @pytest.mark.parametrize("hello", [
     b'{"type":"hello","protocol":1,"client":"waddle 0.1 (protocol 1)"}',  # a v1 peer, byte for byte
-    b'{"type":"hello","protocol":3,"client":"future"}',
+    b'{"type":"hello","protocol":4,"client":"future"}',
 ])
 async def test_protocol_version_mismatch_is_refused_cleanly(autojump_clock, hello):
     async with hosting() as (host, connect):
@@ -135,7 +135,7 @@ async def test_protocol_version_mismatch_is_refused_cleanly(autojump_clock, hell
             await c.send_raw(struct.pack(">I", len(hello)) + hello)
             closing = await c.expect(protocol.Closing)
             await c.closed.wait()
-    assert closing.code == "protocol_version" and "protocol 2" in closing.message
+    assert closing.code == "protocol_version" and "protocol 3 (and 2)" in closing.message
 
 
 async def test_a_client_asking_for_another_game_is_refused_naming_this_one(autojump_clock):
