@@ -162,3 +162,9 @@ def test_waddle_stats_prints_the_players_best_first_and_head_to_head(tmp_path, c
     assert out[-1].startswith("Ann vs greedy (bot): 2 games together; Ann ahead 2")
     assert main(["stats", "--history", str(tmp_path / "none.sqlite")]) == 2
     assert "none.sqlite: no history here" in capsys.readouterr().err
+
+
+def test_a_newcomer_s_rating_is_openskill_s_default():
+    from waddle.rating import FRESH, model
+
+    assert (model().mu, model().sigma) == FRESH

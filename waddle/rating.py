@@ -11,13 +11,19 @@ decision of the project (docs/arena.md, docs/history.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from openskill.models import PlackettLuce
+#: A newcomer's ``(mu, sigma)``: openskill's defaults (checked against it in the tests).
+FRESH = (25.0, 25.0 / 3)
 
-#: The rating model (openskill's defaults).
-MODEL = PlackettLuce()
-#: A newcomer's ``(mu, sigma)``.
-FRESH = (MODEL.mu, MODEL.sigma)
+
+@cache
+def model():
+    """The rating model, openskill's Plackett–Luce with its defaults (imported when first
+    rated: reading ratings needs no openskill, so ``waddle stats`` starts faster)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -29,8 +35,9 @@ def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
 def rate_game(ratings: Sequence[tuple[float, float]], places: Sequence[int]) -> list[tuple[float, float]]:
     """Every seat's ``(mu, sigma)`` after one game: ``ratings`` are the seats' before it,
     ``places`` their places (:func:`ranks`), both in seat order."""
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
-    return [(team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=list(places))]
+    rating = model()
+    teams = [[rating.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    return [(team[0].mu, team[0].sigma) for team in rating.rate(teams, ranks=list(places))]
 
 
 def ordinal(mu: float, sigma: float) -> float:
