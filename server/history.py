@@ -140,7 +140,10 @@ class History:
                 pending.append(item)
             if db is None and self.problem is None:
                 db = self._open()
-            pending = self._write(db, pending) if db is not None else self._skip(pending)
+            try:
+                pending = self._write(db, pending) if db is not None else self._skip(pending)
+            except Exception as exc:  # noqa: BLE001 - the writer's thread must go on: the host never learns of it
+                pending = self._refuse(pending, exc)
             if not pending and self._queue.empty():
                 self._idle.set()
             if stopping and pending:
@@ -156,7 +159,7 @@ class History:
         try:
             db = connect(self.path, write=True)
             ratings = all_ratings(db)
-        except (HistoryError, sqlite3.Error) as exc:
+        except (HistoryError, sqlite3.Error, OSError) as exc:
             text = str(exc) if isinstance(exc, HistoryError) else f"{self.path}: {exc}"
             if "locked" in text:
                 log.warning("history %s; trying again every %g s", text, self.retry_interval)
@@ -190,7 +193,7 @@ class History:
                 return self._refuse(games[n:], exc)
         return []
 
-    def _refuse(self, games: list[FinishedGame], exc: sqlite3.Error) -> list[FinishedGame]:
+    def _refuse(self, games: list[FinishedGame], exc: Exception) -> list[FinishedGame]:
         self.problem = f"{self.path}: {exc}"
         log.error("cannot write to the history %s: %s; finished games are not written to it "
                   "(their save files keep them)", self.path, exc)

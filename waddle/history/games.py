@@ -72,7 +72,8 @@ def write_game(db: sqlite3.Connection, game: FinishedGame) -> bool:
         written = _insert(db, game)
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.in_transaction:
+            db.execute("ROLLBACK")
         raise
     return written
 
