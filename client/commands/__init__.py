@@ -3,7 +3,9 @@
 Shared by the commands that write a file as the game goes (``serve``/``host --save``,
 ``play``/``demo --record``): :func:`check_writable`, run before any game starts. Shared
 by the commands that connect to a host (``join``, ``watch``, ``bot``):
-:func:`add_wait_argument`.
+:func:`add_wait_argument`. Shared by the commands that seat players (``serve``, ``host``,
+``play``, ``demo``, ``arena``): :func:`player_counts` and :func:`players_help`, from the
+registered rulesets.
 """
 
 from __future__ import annotations
@@ -19,6 +21,23 @@ def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     out, the host full) before the command gives up (:class:`client.core.Client` ``first_wait``)."""
     parser.add_argument("--wait", type=seconds, default=60.0, metavar="SECONDS",
                         help="keep trying to reach the host for this long at first (default 60)")
+
+
+def player_counts() -> range:
+    """Every player count some registered game takes (:attr:`waddle.ruleset.Ruleset.players`)."""
+    from waddle.ruleset import rulesets
+
+    counts = [ruleset.players for ruleset in rulesets().values()]
+    return range(min(low for low, _ in counts), max(high for _, high in counts) + 1)
+
+
+def players_help() -> str:
+    """The player counts of each registered game for a help text: ``"Waddle 2 to 5,
+    Waddle Downtown 2 to 4"``."""
+    from waddle.ruleset import rulesets
+
+    return ", ".join(f"{ruleset.title} {ruleset.players[0]} to {ruleset.players[1]}"
+                     for ruleset in rulesets().values())
 
 
 def check_writable(path: str | os.PathLike) -> None:

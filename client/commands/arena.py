@@ -15,6 +15,7 @@ import argparse
 import os
 
 from client.cli import seconds
+from client.commands import players_help
 
 #: Games a round robin's default (one cycle) may have before --games is asked for.
 MAX_DEFAULT_GAMES = 1000
@@ -51,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "of --field (repeat for several candidates, who take turns)")
     parser.add_argument("--field", metavar="ENTRANT", help="the field's entrant (with --candidate)")
     parser.add_argument("--players", type=int, metavar="N",
-                        help="seats at each table (the hex game 2 to 5, Waddle Downtown 2 to 4; "
+                        help=f"seats at each table ({players_help()}; "
                              "default: the number of entrants, at most the game's most; with "
                              "--field 4, or the game's most if fewer)")
     parser.add_argument("--games", type=int, metavar="G",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
-from client.commands import check_writable
+from client.commands import check_writable, player_counts, players_help
 
 #: Bots seated by default, by seat (the first N for N players).
 DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
@@ -22,8 +22,8 @@ DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from client.commands.serve import add_game_arguments
 
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
-                        help="players, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
+    parser.add_argument("--players", type=int, default=4, choices=player_counts(), metavar="N",
+                        help=f"players ({players_help()}; default 4)")
     parser.add_argument("--seed", type=int,
                         help="seed for the game (the map, the shuffles) and the bots (default: random)")
     parser.add_argument("--bots", nargs="+", metavar="KIND",

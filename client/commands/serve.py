@@ -14,7 +14,7 @@ import argparse
 
 from client.address import check_port
 from client.cli import seconds
-from client.commands import check_writable
+from client.commands import check_writable, player_counts, players_help
 
 DEFAULT_PORT = 7777
 #: Seconds the host's bots wait before each move (``--pace``).
@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--port", type=int,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port; with "
                              "--resume: the saved game's, where its players wait)")
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
-                        help="seats at the table, 2 to 5 (Waddle Downtown: 2 to 4; default 4)")
+    parser.add_argument("--players", type=int, default=4, choices=player_counts(), metavar="N",
+                        help=f"seats at the table ({players_help()}; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bots that fill empty seats when the owner starts, in seat order; "
                              "the last repeats: levels easy, medium, hard or kinds random, "
