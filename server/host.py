@@ -65,7 +65,8 @@ class ServerConfig:
     every connection when the host stops: ``COMMAND --resume FILE``). ``tasks``: async
     functions of no arguments the program runs beside the host while it serves (``waddle
     serve``: :func:`server.tuning.collect_young`). ``history``: the history file every
-    finished game is written to (:mod:`server.history`; ``None``: none).
+    finished game is written to (:mod:`server.history`; ``None``: none). ``lan``: the name the table is
+    advertised under on the LAN by mDNS/DNS-SD (:mod:`server.lan`); ``None``: not advertised.
     """
 
     address: str | None = None
@@ -86,6 +87,7 @@ class ServerConfig:
     command: str = "waddle serve"
     tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
     history: str | Path | None = None
+    lan: str | None = None
 
 
 class Host:
@@ -132,6 +134,9 @@ class Host:
             saved[1] if saved else config.default_port)
         #: The port it listens on, once :meth:`run` has bound it.
         self.port: int | None = None
+        #: The table's service on the LAN (:class:`server.lan.Advertiser`) while
+        #: :meth:`run` advertises it (``config.lan``), else ``None``.
+        self.advertiser = None
         self._ids = itertools.count(1)
         self._live: dict[Connection, str | None] = {}  # every connection, oldest first: its address
         self._per_address: Counter[str | None] = Counter()
@@ -175,6 +180,8 @@ class Host:
             await nursery.start(self._drive)
             for task in self.config.tasks:
                 nursery.start_soon(task)
+            if self.config.lan is not None:
+                nursery.start_soon(self._advertise)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
             log.info("listening on %s:%d", self.address, self.port)
@@ -182,6 +189,13 @@ class Host:
 
     def _game_over(self) -> None:
         self.history.submit(finished_game(self.table))
+    async def _advertise(self) -> None:
+        """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
+        from server.lan import Advertiser, txt
+
+        self.advertiser = Advertiser(self.config.lan, self.address, self.port,
+                                     functools.partial(txt, self.table))
+        await self.advertiser.run()
 
     async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:
         """A nursery for the connections that outlives the host's cancellation until every

@@ -58,9 +58,10 @@ def foreground_signals() -> None:
 
 
 class Terminal:
-    """One command in a pseudo-terminal of ``columns`` x ``rows``, read by pyte."""
+    """One command in a pseudo-terminal of ``columns`` x ``rows``, read by pyte; run through
+    ``prefix`` if given (``nsenter`` into a test's network namespace)."""
 
-    def __init__(self, argv: list[str], columns: int = 80, rows: int = 24) -> None:
+    def __init__(self, argv: list[str], columns: int = 80, rows: int = 24, prefix: list[str] = ()) -> None:
         self.screen = Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.output = bytearray()
@@ -69,7 +70,7 @@ class Terminal:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color",
                "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
         env.pop("NO_COLOR", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "client.cli", *argv], stdin=slave,
+        self.proc = subprocess.Popen([*prefix, sys.executable, "-m", "client.cli", *argv], stdin=slave,
                                      stdout=slave, stderr=slave, env=env, cwd=ROOT,
                                      start_new_session=True, preexec_fn=foreground_signals)
         os.close(slave)

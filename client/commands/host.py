@@ -43,13 +43,15 @@ def run(args: argparse.Namespace) -> int:
         check_port(args.port, any_free=True)
     code = None if args.open else args.code or secrets.token_hex(3)
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
-    server = Host(ServerConfig(address=args.address, port=args.port, default_port=serve.DEFAULT_PORT,
+    server = Host(ServerConfig(address=serve.address_from(args), port=args.port,
+                               default_port=serve.DEFAULT_PORT,
                                settings=serve.settings_from(args),
                                code=code, save=save, resume=args.resume, grace=args.grace,
                                lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                                limits=serve.limits_from(args), command="waddle host",
                                bot_delay=serve.pace_from(args), tasks=(collect_young,),
-                               history=serve.history_from(args, "host")))
+                               history=serve.history_from(args, "host"),
+                               lan=serve.lan_name(args, options.check_name(args.name))))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     join = serve.join_command(address, "{port}", code)
     if port:
         print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}")
+    if args.lan:
+        print(f"Hosting {serve.LAN_NOTE}")
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     return run_ui_then_say_saved(session, args, server.table)

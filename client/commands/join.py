@@ -1,5 +1,8 @@
 """``waddle join HOST:PORT``: take a seat at a hosted table and play in the terminal UI.
 
+Without ``HOST:PORT`` it looks for tables on the LAN and asks which one to join
+(:func:`client.commands.tables.pick`), and for the join code if that table wants one.
+
 The seat's token is remembered (:mod:`client.seats`): run the same command again (same
 address and ``--name``) after the terminal closed, and it takes the seat back.
 """
@@ -26,12 +29,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> None:
-    """``HOST:PORT``, ``--name``, ``--code`` and the UI options (``join`` and ``watch``)."""
-    parser.add_argument("address", metavar="HOST:PORT", help="where the table is hosted")
+    """``HOST:PORT`` (without it: a table found on the LAN), ``--name``, ``--code``,
+    ``--browse`` and the UI options (``join`` and ``watch``)."""
+    from client.commands.tables import add_browse_argument
+
+    parser.add_argument("address", metavar="HOST:PORT", nargs="?",
+                        help="where the table is hosted (default: look on the LAN and ask)")
     parser.add_argument("--name", default=os.environ.get("USER") or default_name,
                         help="your name (default: your login name)")
     parser.add_argument("--code", help="the table's join code, if it has one")
     add_wait_argument(parser)
+    add_browse_argument(parser)
     options.add_arguments(parser)
 
 
@@ -45,6 +53,8 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
     from client.address import parse_address
     from client.ui.session import RemoteSession
 
+    if args.address is None:
+        choose_on_lan(args)
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
         "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
@@ -54,6 +64,25 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
     if message:
         print(message, flush=True)
     return status
+
+
+def choose_on_lan(args: argparse.Namespace, ask=input) -> None:
+    """Set ``args.address`` to a table picked from those on the LAN
+    (:func:`client.commands.tables.pick`), and ``args.code`` to the code asked for with
+    ``ask`` when that table wants one and none was given.
+
+    Raises:
+        client.cli.UserError: no table found or chosen.
+    """
+    from client.commands.tables import pick
+
+    table = pick(args.browse, ask=ask)
+    args.address = table.join_address
+    if table.code_required and args.code is None:
+        try:
+            args.code = ask("Join code: ").strip() or None
+        except EOFError:
+            args.code = None
 
 
 def come_back(state, args: argparse.Namespace) -> str | None:

@@ -27,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--address",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN; "
                              "with --resume: the saved game's)")
+    parser.add_argument("--lan", action="store_true",
+                        help="listen on the LAN (address 0.0.0.0 unless --address says) and "
+                             "advertise the table there by mDNS, so that 'waddle join' with no "
+                             "address finds it (docs/lan.md)")
     parser.add_argument("--port", type=int,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port; with "
                              "--resume: the saved game's, where its players wait)")
@@ -173,6 +177,28 @@ def pace_from(args: argparse.Namespace) -> float | None:
     return None if getattr(args, "resume", None) else DEFAULT_PACE
 
 
+def address_from(args: argparse.Namespace) -> str | None:
+    """Where the host listens: ``--address``, else every interface with ``--lan``, else
+    ``None`` (the resumed game's address, or 127.0.0.1: :class:`server.host.ServerConfig`)."""
+    if args.address is not None:
+        return args.address
+    return "0.0.0.0" if args.lan else None
+
+
+def lan_name(args: argparse.Namespace, player: str | None = None) -> str | None:
+    """The name the table is advertised under with ``--lan`` (else ``None``): this
+    machine's name, after the ``player`` who hosts it if one does (``"ann on box"``)."""
+    if not args.lan:
+        return None
+    import socket
+
+    machine = socket.gethostname()
+    return f"{player} on {machine}" if player else machine
+
+
+LAN_NOTE = "on the LAN too (mDNS): 'waddle join' with no address lists this table"
+
+
 def limits_from(args: argparse.Namespace):
     """The host's connection limits from the command line (``--max-per-address``)."""
     from server.connection import Limits
@@ -196,13 +222,14 @@ def run(args: argparse.Namespace) -> int:
     save = args.save
     if save is None and args.resume is None:
         save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
-    host = Host(ServerConfig(address=args.address, port=args.port, default_port=DEFAULT_PORT,
+    host = Host(ServerConfig(address=address_from(args), port=args.port, default_port=DEFAULT_PORT,
                              settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
                              lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                              limits=limits_from(args), command="waddle serve",
                              bot_delay=pace_from(args), tasks=(collect_young,),
-                             history=history_from(args, "serve")))
+                             history=history_from(args, "serve"),
+                             lan=lan_name(args)))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
@@ -272,6 +299,8 @@ def _announce(host, port: int) -> None:
     print(f"{table.ruleset.title} host on {host.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
     print(f"join with:  {join_command(host.address, port, table.code)}", flush=True)
+    if host.config.lan is not None:
+        print(LAN_NOTE, flush=True)
     if table.save_path:
         print(f"saving to:  {table.save_path}", flush=True)
     print("Ctrl-C stops the host; --resume FILE continues the game.", flush=True)

@@ -1,0 +1,135 @@
+"""``waddle tables --lan [--json]``: list the tables advertised on this LAN (mDNS/DNS-SD,
+:mod:`client.lan`); also the list ``waddle join`` and ``waddle watch`` show, to pick a
+table from, when given no ``HOST:PORT``.
+
+Nothing is browsed unless asked: ``--lan`` here, or ``join``/``watch`` without an
+address. Multicast does not cross routers or VPNs (Tailscale): give ``HOST:PORT`` there.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from client.cli import UserError, seconds
+
+#: Seconds a browse lasts at most by default (it ends a second after the last new answer).
+DEFAULT_BROWSE = 5.0
+#: Answers tried before the picker gives up on a person who types no table's number.
+PICK_TRIES = 5
+BEYOND = "multicast does not cross routers or VPNs such as Tailscale: give HOST:PORT there"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lan", action="store_true",
+                        help="look for tables advertised on this LAN (mDNS)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the tables as a JSON list, for scripts")
+    add_browse_argument(parser)
+
+
+def add_browse_argument(parser: argparse.ArgumentParser) -> None:
+    """``--browse SECONDS``: how long to look for tables on the LAN at most."""
+    parser.add_argument("--browse", type=seconds, default=DEFAULT_BROWSE, metavar="SECONDS",
+                        help="look for tables on the LAN this long at most; the look ends a "
+                             f"second after the last new table answered (default {DEFAULT_BROWSE:g})")
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    if not args.lan:
+        raise UserError("say where to look: --lan (the tables advertised on this LAN)")
+    tables = browse(args.browse)
+    if args.json:
+        print(json.dumps([table.to_json() for table in tables], indent=2, ensure_ascii=False))
+    elif tables:
+        print("\n".join(listing(tables)))
+    else:
+        print(nothing_found(args.browse))
+    return 0
+
+
+def browse(seconds: float) -> list:
+    """The :class:`client.lan.LanTable` s on the LAN (:func:`client.lan.browse`).
+
+    Raises:
+        OSError: the LAN cannot be browsed (no interface), saying so.
+    """
+    from client.lan import browse
+
+    try:
+        return browse(seconds)
+    except OSError as exc:
+        raise OSError(f"cannot look for tables on the LAN: {exc.strerror or exc}") from None
+
+
+def nothing_found(seconds: float) -> str:
+    return f"no table answered on the LAN within {seconds:g} s ({BEYOND})"
+
+
+def listing(tables: list) -> list[str]:
+    """One numbered line a table, for a person: name, game, seats, code, ``HOST:PORT``,
+    and the SSH port and the host's protocol where it differs from ours, e.g.
+    ``" 1  ann on box        Waddle        2 of 4 seats free  code  192.168.1.5:7777"``."""
+    from protocol.text import pad, shown
+
+    width = len(str(len(tables)))
+    return [f"{number:>{width}}  {pad(shown(table.name), 22)}  {pad(_game(table.game), 15)}  "
+            f"{_seats(table):<18}  {_code(table):<4}  {table.join_address}{_extras(table)}"
+            for number, table in enumerate(tables, 1)]
+
+
+def _game(name: str) -> str:
+    from waddle.ruleset import BUILT_IN, get_ruleset
+
+    return get_ruleset(name).title if name in BUILT_IN else f"? {name}"  # not a game we know
+
+
+def _seats(table) -> str:
+    if table.phase == "lobby" and table.seats_free is not None and table.players is not None:
+        return f"{table.seats_free} of {table.players} seats free" if table.seats_free else "lobby full"
+    return {"playing": "game in play", "finished": "game over"}.get(table.phase, "?")
+
+
+def _code(table) -> str:
+    return {True: "code", False: "open"}.get(table.code_required, "")
+
+
+def _extras(table) -> str:
+    from protocol.messages import PROTOCOL_VERSION
+
+    extras = f"  ssh -p {table.ssh_port}" if table.ssh_port else ""
+    if table.protocol is not None and table.protocol != PROTOCOL_VERSION:
+        extras += f"  (protocol {table.protocol}; this waddle speaks {PROTOCOL_VERSION})"
+    return extras
+
+
+def pick(seconds: float, ask=input, say=print):
+    """Browse the LAN, show the tables found (:func:`listing`) with ``say`` and ask with
+    ``ask`` (a prompt -> a line) which one to take; Enter takes the first, ``q`` none. Returns the
+    :class:`client.lan.LanTable` chosen.
+
+    Raises:
+        UserError: no table answered, or no table was chosen (end of input, or
+            :data:`PICK_TRIES` answers that are no table's number, or ``q``).
+        OSError: the LAN cannot be browsed.
+    """
+    say(f"Looking for tables on the LAN (at most {seconds:g} s)...")
+    tables = browse(seconds)
+    if not tables:
+        raise UserError(nothing_found(seconds))
+    say("\n".join(listing(tables)))
+    prompt = f"Which table? {'1' if len(tables) == 1 else f'1-{len(tables)}'} (Enter: 1, q: none) "
+    for _ in range(PICK_TRIES):
+        try:
+            answer = ask(prompt).strip()
+        except EOFError:
+            break
+        if answer.lower() == "q":
+            break
+        if not answer:
+            return tables[0]
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            return tables[int(answer) - 1]
+        say(f"no table numbered {answer!r}")
+    raise UserError("no table chosen (give HOST:PORT to join one by its address)")
