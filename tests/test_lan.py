@@ -107,7 +107,7 @@ def test_the_listing_names_each_table_and_its_seats():
               parse(record("bob", {"game": "downtown", "phase": "playing", "code": "no",
                                    "proto": "99"}, port=7000))]
     first, second = tables_command.listing(tables)
-    assert first.split() == ["1", "ann", "on", "box", "Waddle", "2", "of", "4", "seats", "free",
+    assert first.split() == ["1", "ann", "on", "box", "Waddle", "2/4", "seats", "free",
                              "code", "192.0.2.7:7777"]
     assert second.startswith("2  bob") and "Waddle Downtown" in second and "game in play" in second
     assert "open  192.0.2.7:7000" in second and f"(protocol 99; this waddle speaks {PROTOCOL_VERSION})" in second
@@ -249,3 +249,35 @@ def test_a_hostile_record_is_printed_clean(namespace):
     finally:
         evil.stdin.close()  # the advertiser unregisters and ends
         _stop(evil)
+
+
+@pytest.mark.pty
+def test_join_with_no_address_lists_the_lan_table_picks_it_and_plays(namespace, tmp_path):
+    from test_pty import Terminal, actions, wait
+
+    save = tmp_path / "game.json"
+    ann = Terminal(["host", "--lan", "--port", "0", "--players", "2", "--code", "e2e", "--name", "Ann",
+                    "--seed", "3", "--seat-order", "seated", "--save", str(save)], prefix=namespace.prefix)
+    bob = None
+    try:
+        wait([ann], lambda: "Ann (you)" in ann.text(), "the host's lobby")
+        bob = Terminal(["join", "--name", "Bob", "--browse", "30"], prefix=namespace.prefix)
+        wait([ann, bob], lambda: "Which table? 1 (Enter: 1, q: none)" in bob.text(), "the LAN's tables")
+        assert re.search(r"^1  Ann on \S.* +Waddle +1/2 seats free +code +127\.0\.0\.1:\d+ *$",
+                         bob.text(), re.M), bob.text()
+        bob.keys("1\r")
+        wait([ann, bob], lambda: "Join code:" in bob.text(), "the code asked for")
+        bob.keys("e2e\r")
+        wait([ann, bob], lambda: "Bob (you)" in bob.text() and "Bob" in ann.text(), "both in the lobby")
+        bob.keys("r")
+        wait([ann, bob], lambda: "Bob (you)  (blue, ready)" in bob.text(), "Bob ready")
+        ann.keys("\x1b[B" * 6 + "\r")  # down to Start, Enter
+        wait([ann, bob], lambda: "Track A" in ann.text() and "Track A" in bob.text(), "the game")
+        wait([ann, bob], lambda: "YOUR TURN" in ann.text() or "YOUR TURN" in bob.text(), "a turn")
+        mover = ann if "YOUR TURN" in ann.text() else bob
+        mover.keys("\r")
+        wait([ann, bob], lambda: actions(save) >= 1, "the first move saved")
+    finally:
+        for terminal in (ann, bob):
+            if terminal is not None:
+                terminal.close()
