@@ -189,6 +189,7 @@ class Host:
 
     def _game_over(self) -> None:
         self.history.submit(finished_game(self.table))
+
     async def _advertise(self) -> None:
         """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
         from server.lan import Advertiser, txt
