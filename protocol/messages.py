@@ -23,9 +23,9 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import Meta
 
-#: The protocol version spoken here. Version 3 (issue 27) added to version 2 only what a
-#: version 2 peer ignores (optional fields, a request it never sends), so a host still
-#: speaks :data:`SPOKEN_VERSIONS`; ``hello`` with another version is refused.
+#: The protocol version spoken here. Version 3 (issue 27) changed the schema, not the
+#: frames of version 2 (what it adds must be what a version 2 peer ignores), so a host
+#: still speaks :data:`SPOKEN_VERSIONS`; ``hello`` with another version is refused.
 PROTOCOL_VERSION = 3
 #: The versions a host answers, oldest first: ``welcome.protocol`` is the client's.
 SPOKEN_VERSIONS = (2, 3)
