@@ -371,17 +371,26 @@ def test_one_against_the_field_through_the_command_line(tmp_path, capsys):
     assert "one against the field" in out and "Head to head" not in out
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("signal", "why"), [("SIGKILL", "stopped: a worker process died"),
-                                             ("SIGSTOP", "stopped: no game ended for 4.5 s")])
-def test_a_worker_process_that_dies_or_hangs_stops_the_run_with_a_reason(monkeypatch, signal, why):
-    monkeypatch.setattr(runner, "PATIENCE", 0.5)
+def arena_with_killer(signal: str, limits: Limits) -> tuple[list, str | None]:
+    """Two games of a field whose second entrant's command sends ``signal`` to its worker."""
     killer = f"killer=cmd:python -c 'import os, signal; os.kill(os.getppid(), signal.{signal})'"
     field = tuple(entrants.parse(t, "hex") for t in ("random", killer))
     plan = schedule.round_robin(2, 2, 2, seed=1)
+    return runner.run(runner.Arena("hex", field, limits=limits), plan, jobs=2)
+
+
+@pytest.mark.slow
+def test_a_worker_process_that_dies_stops_the_run_at_once_with_the_reason():
+    # the default limits' patience (a minute and more) is never reached: the death ends the
+    # run as it happens, however long the workers take to start under load
+    assert arena_with_killer("SIGKILL", Limits()) == ([], "stopped: a worker process died")
+
+
+@pytest.mark.slow
+def test_a_worker_process_that_hangs_stops_the_run_after_the_patience(monkeypatch):
+    monkeypatch.setattr(runner, "PATIENCE", 0.5)
     limits = Limits(join=1.0, game=2.0)         # patience: 2 + 2 * 1 + 0.5 s
-    results, stopped = runner.run(runner.Arena("hex", field, limits=limits), plan, jobs=2)
-    assert results == [] and stopped == why
+    assert arena_with_killer("SIGSTOP", limits) == ([], "stopped: no game ended for 4.5 s")
 
 
 def test_off_a_terminal_progress_is_a_line_a_game_and_records_replay(tmp_path, capsys):
