@@ -87,7 +87,7 @@ from protocol import (
 from protocol.messages import MAX_LABEL, MAX_MESSAGE
 
 #: Closing codes after which reconnecting cannot help.
-FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake"})
+FINAL_CLOSINGS = frozenset({"protocol_version", "replaced", "bye", "handshake", "unknown_table"})
 #: The closing code of a host that stopped (it may be resumed: looked for gently).
 HOST_STOPPED = "host_stopped"
 #: Seconds the first connection is tried for (refused, reset, timed out, full) by default.
@@ -151,6 +151,7 @@ class Client:
         game: the game to play (a ruleset name); a host of another game refuses the
             client (``closing`` ``game``). ``None``: whatever the host plays.
         code: the table's join code, if it needs one.
+        table: the table's id at a club (``hello.table``; ``None``: the host's one table).
         token: a seat token from an earlier connection: reclaim that seat.
         watch: watch instead of taking a seat.
         reconnect: reconnect after losing the link (else close).
@@ -179,7 +180,7 @@ class Client:
     """
 
     def __init__(self, host: str, port: int, *, name: str = "", label: str | None = None,
-                 game: str | None = None,
+                 game: str | None = None, table: str | None = None,
                  code: str | None = None, token: str | None = None, watch: bool = False,
                  reconnect: bool = True, backoff: Backoff | None = None,
                  max_attempts: int | None = None, heartbeat: float = 10.0,
@@ -190,6 +191,7 @@ class Client:
         self.host, self.port = host, port
         self.name, self.label, self.code = name, label, code
         self.game = game
+        self.table = table
         self.token = token
         self.watch = watch
         self.reconnect = reconnect
@@ -334,7 +336,8 @@ class Client:
         framed = FramedStream.for_client(stream)
         async with stream:
             with trio.fail_after(self.connect_timeout):
-                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software, game=self.game))
+                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software, game=self.game,
+                                        table=self.table))
                 await self._take_seat(framed, await framed.receive(), resync)
             self._framed = framed
             self.backoff.reset()
@@ -384,6 +387,9 @@ class Client:
             self._closing(message)
         if not isinstance(message, Welcome):
             raise ProtocolError(f"expected welcome, got {type(message).__name__}")
+        if message.club and not message.table:
+            raise ClientError(f"{self.host}:{self.port} is a club of many tables: choose one "
+                              f"(waddle tables {self.host}:{self.port}, then --table ID)")
         try:
             self.state.apply(message)
         except ValueError as exc:

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import trio
 
-from protocol.messages import MAX_ID, ServerMessage, client_message
+from protocol.messages import MAX_ID, ClientMessage, ServerMessage, client_message
 from protocol.text import clean
 
 #: Cap on a frame body sent by a client (bytes).
@@ -142,8 +142,10 @@ class FramedStream:
     @classmethod
     def for_server(cls, stream: trio.abc.Stream, ruleset: Any) -> FramedStream:
         """The host's side of a table of ``ruleset``: receives its client messages, capped
-        at :data:`MAX_CLIENT_FRAME`."""
-        return cls(stream, client_message(ruleset), MAX_CLIENT_FRAME)
+        at :data:`MAX_CLIENT_FRAME`; ``None`` (a club's lobby): the game's fields as plain
+        JSON values until :meth:`receives` names a table's game."""
+        return cls(stream, client_message(ruleset) if ruleset is not None else ClientMessage,
+                   MAX_CLIENT_FRAME)
 
     @classmethod
     def for_client(cls, stream: trio.abc.Stream) -> FramedStream:

@@ -124,12 +124,15 @@ class SeatInfo(msgspec.Struct, kw_only=True):
 
 
 class Hello(_Message, tag="hello"):
-    """First message of every connection: the protocol version the client speaks, and
-    the ``game`` it wants to play (a ruleset name; ``null``: whatever the host plays)."""
+    """First message of every connection: the protocol version the client speaks, the
+    ``game`` it wants to play (a ruleset name; ``null``: whatever the host plays) and the
+    ``table`` it wants (a table's id, ``welcome.table``: at a club, straight to that table;
+    ``null``: a club's lobby, or the one table of a host that is not a club)."""
 
     protocol: int
     client: Label = ""
     game: Label | None = None
+    table: Label | None = None
 
 
 class Join(_Message, tag="join"):
@@ -227,6 +230,50 @@ class Leave(_Message, tag="leave"):
     """Leave the table: in the lobby the seat is freed; in a game it is held for a reclaim."""
 
 
+# -- the club: client -> server (docs/club.md) ---------------------------------------
+
+
+class ListTables(_Message, tag="list_tables"):
+    """Ask a club for its tables; answered :class:`Tables`."""
+
+
+class CreateTable(_Message, Generic[O], tag="create_table"):
+    """Open a new table at a club: ``game`` (a ruleset name), its ``settings`` (``null``:
+    the club's defaults for the game; the game's ``options`` as in :class:`Configure`),
+    a ``name`` for people (``null``: one is made; unique in the club, ignoring case) and a
+    join ``code`` (``null``: an open table). Answered :class:`TableCreated`; the creator
+    then joins it (:class:`JoinTable`) like anybody."""
+
+    game: Label
+    settings: Settings[O] | None = None
+    name: Name | None = None
+    code: Code | None = None
+
+
+class JoinTable(_Message, tag="join_table"):
+    """From a club's lobby, take a seat at ``table`` (an id): the table's ``welcome``, then
+    what a :class:`Join` with the same ``name``, ``label`` and ``code`` gets."""
+
+    table: Label
+    name: Name
+    label: Label | None = None
+    code: Code | None = None
+
+
+class WatchTable(_Message, tag="watch_table"):
+    """From a club's lobby, watch ``table``: the table's ``welcome``, then what a
+    :class:`Watch` with the same ``name`` and ``code`` gets."""
+
+    table: Label
+    name: Name = ""
+    code: Code | None = None
+
+
+class LeaveTable(_Message, tag="leave_table"):
+    """At a club's table, go back to the club's lobby (a lobby seat is freed, a game's seat
+    held for a reclaim, as :class:`Leave` does): answered with the club's ``welcome``."""
+
+
 # -- server -> client ----------------------------------------------------------------
 
 
@@ -237,6 +284,10 @@ class Welcome(_Message, tag="welcome"):
     ``table``: the table's id, random, kept when a saved game is resumed. A client may
     key what it remembers (its seat token) by the host's address and this id, so a
     token is never offered to another game.
+
+    ``club``: the host is a club (many tables; ``leave_table`` goes back to its lobby).
+    At a club's lobby ``game`` and ``table`` are empty: send the club's messages
+    (``list_tables``, ``create_table``, ``join_table``, ``watch_table``).
     """
 
     protocol: int
@@ -246,6 +297,7 @@ class Welcome(_Message, tag="welcome"):
     phase: Phase
     title: Label = ""
     table: Label = ""
+    club: bool = False
 
 
 class Seated(_Message, tag="seated"):
@@ -357,18 +409,66 @@ class Closing(_Message, tag="closing"):
     message: Text
 
 
+# -- the club: server -> client --------------------------------------------------------
+
+
+class TableSeat(msgspec.Struct, kw_only=True):
+    """A seat of a club's table as its lobby lists it: the player's ``name``, the ``bot``
+    kind of a bot seat (else ``null``), whether a person is ``connected``, and the name's
+    ``rating`` in the game from the club's history (``null``: none known)."""
+
+    name: str
+    bot: str | None = None
+    connected: bool = False
+    rating: float | None = None
+
+
+class TableInfo(msgspec.Struct, kw_only=True):
+    """One table of a club: its id (``table``, as ``welcome.table``), ``name``, ``game``
+    (ruleset name) and ``title``, ``phase``, ``players`` (seats), the ``seats`` taken,
+    ``spectators`` watching, ``code_required``, and ``game_number`` (1, 2 after a rematch)."""
+
+    table: str
+    name: str
+    game: str
+    title: str
+    phase: Phase
+    players: int
+    seats: list[TableSeat]
+    spectators: int = 0
+    code_required: bool = False
+    game_number: int = 1
+
+
+class Tables(_Message, tag="tables"):
+    """A club's tables, oldest first (answer to ``list_tables``)."""
+
+    tables: list[TableInfo]
+
+
+class TableCreated(_Message, tag="table_created"):
+    """A table was opened for your ``create_table``: its id ``table`` and ``name``."""
+
+    table: str
+    name: str
+
+
 def _client_union(action: Any, options: Any) -> Any:
     return (Hello | Join | Reclaim | Watch | Configure[options] | Start | Ready | Say
-            | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave)
+            | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave
+            | ListTables | CreateTable[Any] | JoinTable | WatchTable | LeaveTable)
 
 
 def _server_union(options: Any, event: Any, view: Any) -> Any:
     return (Welcome | Seated | Watching | Lobby[options] | Started[view] | Played[event]
-            | Undone[event] | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing)
+            | Undone[event] | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing
+            | Tables | TableCreated)
 
 
-#: What a client may send, its game's fields as plain JSON values.
+#: What a client may send, its game's fields as plain JSON values (what a club's lobby decodes).
 ClientMessage = _client_union(Any, Any)
+#: The club's own requests (:mod:`server.club`); at a club's table too.
+CLUB_REQUESTS = (ListTables, CreateTable, JoinTable, WatchTable, LeaveTable)
 #: What the host sends, its game's fields as plain JSON values.
 ServerMessage = _server_union(Any, Any, Any)
 
@@ -410,6 +510,12 @@ REJECTIONS: dict[str, str] = {
     "cannot_start": "the table cannot start yet (the message says why)",
     "cannot_undo": "nothing of this seat's can be taken back now (the message says why)",
     "not_finished": "the game is not over (a rematch is asked for at its end)",
+    "not_a_club": "this host is one table, not a club",
+    "unknown_table": "the club has no table with this id",
+    "not_at_table": "this connection is at the club's lobby: join or watch a table first",
+    "at_table": "this connection is at a table: leave_table first",
+    "name_taken": "another table of the club has this name (ignoring case)",
+    "too_many_tables": "this connection or address has as many open tables as the club allows",
 }
 
 #: Codes of :class:`Closing`.
@@ -424,4 +530,5 @@ CLOSINGS: dict[str, str] = {
     "full": "the host serves as many connections as it can, or as many from this address; try again later",
     "host_stopped": "the host stopped (the message says whether the game is saved and how it goes on)",
     "bye": "the client left",
+    "unknown_table": "hello named a table this host does not have",
 }

@@ -24,8 +24,10 @@ import trio
 
 from protocol.framing import BadMessage, FramedStream, FrameTooLarge, ProtocolError, encode
 from protocol.messages import (
+    CLUB_REQUESTS,
     PROTOCOL_VERSION,
     SPOKEN_VERSIONS,
+    ClientMessage,
     Closing,
     Hello,
     Leave,
@@ -33,10 +35,12 @@ from protocol.messages import (
     Pong,
     Rejected,
     Welcome,
+    client_message,
 )
 from server.throttle import Throttle
 
 if TYPE_CHECKING:
+    from server.club import Club
     from server.seats import Seat
     from server.table import Table
 
@@ -79,19 +83,27 @@ NOTABLE_REJECTIONS = frozenset({"bad_token", "bad_code", "bad_message"})
 
 
 class Connection:
-    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`).
+    """A client connected to ``table`` over ``stream`` (the table's :class:`~server.table.Peer`),
+    or to a ``club`` (``table`` ``None``: at the club's lobby until it joins or watches
+    one, or names one in ``hello``; the club's :class:`~server.club.Guest`).
 
     ``admit``: for a connection over the host's limits, asked about its first request
     after ``hello`` (within ``limits.admit_timeout`` seconds): ``None`` lets it in, a
-    reason closes it (``full``).
+    reason closes it (``full``). ``address``: where it comes from (a club counts the
+    tables each address opened).
     """
 
-    def __init__(self, stream: trio.abc.Stream, table: Table, limits: Limits, label: str, *,
-                 admit: Callable[[Connection, Any], str | None] | None = None) -> None:
-        self.framed = FramedStream.for_server(stream, table.ruleset)
+    def __init__(self, stream: trio.abc.Stream, table: Table | None, limits: Limits, label: str, *,
+                 admit: Callable[[Connection, Any], str | None] | None = None,
+                 club: Club | None = None, address: str | None = None) -> None:
+        self.framed = FramedStream.for_server(stream, table.ruleset if table is not None else None)
         self.table = table
+        self.club = club
+        self.address = address
         self.limits = limits
         self.label = label
+        #: The protocol version the client said in ``hello`` (each ``welcome`` names it).
+        self.protocol = PROTOCOL_VERSION
         self.seat: Seat | None = None
         self.watching = False
         self.name = ""
@@ -166,6 +178,36 @@ class Connection:
             return
         log.info("rejected %s from %s: %s (%s)%s", request, self.label, code, message, self._log.note())
 
+    def reject(self, request: str, code: str, message: str) -> None:
+        """Refuse ``request`` (a message type) with ``code``; ``message`` is the host's own
+        text (it may quote the client's: cleaned by whoever made it)."""
+        self.log_rejection(request, code, message)
+        self.send(Rejected(request=request, code=code, message=message))
+
+    def enter(self, table: Table) -> None:
+        """Be at ``table`` (of the club) from now on: its ``welcome``, its game's messages."""
+        self.table = table
+        self.framed.receives(client_message(table.ruleset))
+        self.send(self._welcome(table))
+
+    def to_club(self) -> None:
+        """Be at the club's lobby from now on: the club's ``welcome``, the game's fields
+        decoded as plain JSON values."""
+        self.table = None
+        self.framed.receives(ClientMessage)
+        self.send(self._welcome(None))
+
+    def _welcome(self, table: Table | None) -> Welcome:
+        """The ``welcome`` of ``table``, or of the club's lobby (``None``: no game, no table)."""
+        club = self.club is not None
+        if table is None:
+            return Welcome(protocol=self.protocol, server=SERVER_NAME, game="", title="Waddle club",
+                           code_required=False, phase="lobby", table="", club=True)
+        ruleset = table.ruleset
+        return Welcome(protocol=self.protocol, server=SERVER_NAME, game=ruleset.name,
+                       title=ruleset.title, code_required=table.code is not None,
+                       phase=table.phase, table=table.id, club=club)
+
     def close(self, code: str, message: str) -> None:
         """Send ``closing`` (after what is queued) and end the connection."""
         if self._closing:
@@ -201,7 +243,8 @@ class Connection:
             log.exception("connection %s failed", self.label)
         finally:
             self._closing, self._fd = True, None  # nothing more is written but by the writer
-            self.table.disconnect(self)
+            if self.table is not None:
+                self.table.disconnect(self)
             await trio.aclose_forcefully(self.framed.stream)
             note = self._log.note()
             log.log(logging.INFO if note else logging.DEBUG, "%s closed%s", self.label, note)
@@ -272,14 +315,30 @@ class Connection:
                                            f"(and {', '.join(map(str, SPOKEN_VERSIONS[:-1]))}), "
                                            f"not {message.protocol}")
             return False
+        if message.table is not None:
+            table = self._table_named(message.table)
+            if table is None:
+                self.close("unknown_table", f"this host has no table {clean(message.table)!r}")
+                return False
+            if self.club is not None:
+                self.table = table
+                self.framed.receives(client_message(table.ruleset))
+        self.protocol = message.protocol
+        if message.table is None and self.table is None:
+            self.send(self._welcome(None))  # a club's lobby
+            return True
         ruleset = self.table.ruleset
         if message.game not in (None, ruleset.name):
             self.close("game", f"this host plays {ruleset.title} ({ruleset.name}), not {message.game}")
             return False
-        self.send(Welcome(protocol=message.protocol, server=SERVER_NAME, game=ruleset.name,
-                          title=ruleset.title, code_required=self.table.code is not None,
-                          phase=self.table.phase, table=self.table.id))
+        self.send(self._welcome(self.table))
         return True
+
+    def _table_named(self, table_id: str) -> Table | None:
+        """The host's table with id ``table_id`` (a club's, or the one table's), if any."""
+        if self.club is not None:
+            return self.club.tables.get(table_id)
+        return self.table if self.table.id == table_id else None
 
     async def _serve(self) -> None:
         """Hand messages to the table; ping after ``ping_interval`` of silence (and every
@@ -332,22 +391,37 @@ class Connection:
                 self.close("rate_limited", "far too many messages")
                 return True
         elif isinstance(message, Leave):
-            self.table.leave(self)
+            if self.table is not None:
+                self.table.leave(self)
+            else:
+                self.close("bye", "goodbye")
             return True
         elif isinstance(message, Hello):
             self.send(Rejected(request="hello", code="bad_message", message="hello was already sent"))
         elif message is None:
             pass
+        elif self.table is None and not isinstance(message, CLUB_REQUESTS):
+            self.reject(_tag(message), "not_at_table", "join or watch one of the club's tables first "
+                                                       "(join_table, watch_table)")
+        elif isinstance(message, CLUB_REQUESTS) and self.club is None:
+            self.reject(_tag(message), "not_a_club", "this host is one table, not a club")
         elif self.waiting:
             why = self._admit(self, message)
             if why is not None:
                 self.close("full", why)
                 return True
             self._admit, self._admit_by = None, math.inf
-            self.table.handle(self, message)
+            self._handle(self, message)
         else:
-            _written_after(self, self.table.handle, message)
+            _written_after(self, self._handle, message)
         return False
+
+    def _handle(self, _: Connection, message: Any) -> None:
+        """Hand ``message`` to the club (its requests) or the table."""
+        if isinstance(message, CLUB_REQUESTS):
+            self.club.handle(self, message)
+        else:
+            self.table.handle(self, message)
 
     def _allowed(self, message: Any, now: float) -> bool:
         """Token bucket: ``rate`` messages per second, bursts of ``burst``; answers when
@@ -360,11 +434,16 @@ class Connection:
             self._tokens -= 1
             return True
         self._over += 1
-        request = getattr(message, "__struct_config__", None)
-        self.send(Rejected(request=request.tag if request else "?", code="rate_limited",
+        self.send(Rejected(request=_tag(message), code="rate_limited",
                            message=f"more than {self.limits.rate:g} messages per second",
                            id=getattr(message, "id", None)))
         return False
+
+
+def _tag(message: Any) -> str:
+    """The ``type`` of a decoded message (``"?"`` for one that could not be decoded)."""
+    config = getattr(message, "__struct_config__", None)
+    return config.tag if config else "?"
 
 
 #: Frames held while a client message is handled (:func:`_written_after`), by connection.

@@ -26,7 +26,8 @@ from typing import Any
 import trio
 
 from protocol.framing import encode
-from protocol.messages import Closing, Settings
+from protocol.messages import Closing, JoinTable, Settings
+from server.club import Club, ClubLimits, Ratings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
 from server.history import History, finished_game, last_written
@@ -67,6 +68,11 @@ class ServerConfig:
     serve``: :func:`server.tuning.collect_young`). ``history``: the history file every
     finished game is written to (:mod:`server.history`; ``None``: none). ``lan``: the name the table is
     advertised under on the LAN by mDNS/DNS-SD (:mod:`server.lan`); ``None``: not advertised.
+    ``club``: host a club of many tables
+    (:mod:`server.club`) instead of one: ``save`` and ``resume`` are then the club's
+    folder, ``settings`` the defaults of a ``game`` table created without any,
+    ``club_limits`` how many tables, ``ratings`` the history's ratings shown in its lobby;
+    ``code`` and ``prepared`` are each table's own.
     """
 
     address: str | None = None
@@ -88,6 +94,9 @@ class ServerConfig:
     tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
     history: str | Path | None = None
     lan: str | None = None
+    club: bool = False
+    club_limits: ClubLimits = field(default_factory=ClubLimits)
+    ratings: Ratings | None = None
 
 
 class Host:
@@ -116,18 +125,25 @@ class Host:
         options = {name: value for name, value in dict(
             grace=config.grace, lobby_grace=config.lobby_grace, standin=config.standin,
             bot_delay=config.bot_delay, seed=config.seed).items() if value is not None}
-        if config.resume:
-            if config.save:
-                options["save"] = config.save
-            self.table = Table.resume(config.resume, **options)
-        else:
-            self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
-                               save=config.save, prepared=config.prepared, **options)
-        #: The history writer (``None``: no history), fed each game the table finishes.
+        #: The history writer (``None``: no history), fed each game a table finishes.
         self.history = History(config.history) if config.history else None
-        if self.history is not None:
-            self.table.game_over = self._game_over
-        saved = self.table.listening
+        #: The club (``config.club``), else ``None``; then :attr:`table` is ``None``.
+        self.club: Club | None = None
+        self.table: Table | None = None
+        if config.club:
+            self.club = _club(config, options, self._game_over if self.history else None)
+            saved = self.club.listening
+        else:
+            if config.resume:
+                if config.save:
+                    options["save"] = config.save
+                self.table = Table.resume(config.resume, **options)
+            else:
+                self.table = Table(config.settings, ruleset=get_ruleset(config.game), code=config.code,
+                                   save=config.save, prepared=config.prepared, **options)
+            saved = self.table.listening
+            if self.history is not None:
+                self.table.game_over = functools.partial(self._game_over, self.table)
         #: Where the host listens: ``config``'s, else the resumed game's, else the defaults.
         self.address = config.address if config.address is not None else (saved[0] if saved else "127.0.0.1")
         self.wanted_port = config.port if config.port is not None else (
@@ -169,26 +185,30 @@ class Host:
         """
         listeners = await trio.open_tcp_listeners(self.wanted_port, host=self.address)
         self.port = listeners[0].socket.getsockname()[1]
-        self.table.listening = self.address, self.port
+        if self.club is not None:
+            self.club.listening = self.address, self.port
+            self.club.write_index()
+        else:
+            self.table.listening = self.address, self.port
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
             self._connections = await nursery.start(self._keep_connections)
             if self.history is not None:
                 await nursery.start(self.history.run)
-                if self.table.phase == "finished":  # resumed: written once, if not yet
+                if self.table is not None and self.table.phase == "finished":  # resumed: written once, if not yet
                     self.history.submit(finished_game(self.table, last_written(self.table.save_path)))
             await nursery.start(self._drive)
             for task in self.config.tasks:
                 nursery.start_soon(task)
-            if self.config.lan is not None:
+            if self.config.lan is not None and self.table is not None:  # a club is not advertised yet
                 nursery.start_soon(self._advertise)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
             log.info("listening on %s:%d", self.address, self.port)
             task_status.started(self.port)
 
-    def _game_over(self) -> None:
-        self.history.submit(finished_game(self.table))
+    def _game_over(self, table: Table) -> None:
+        self.history.submit(finished_game(table))
 
     async def _advertise(self) -> None:
         """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
@@ -210,7 +230,10 @@ class Host:
     async def _drive(self, *, task_status: trio.TaskStatus[None]) -> None:
         self._driving = True
         try:
-            await run_table(self.table, task_status=task_status)
+            if self.club is not None:
+                await self.club.run(task_status=task_status)
+            else:
+                await run_table(self.table, task_status=task_status)
         finally:
             self._table_done.set()
 
@@ -221,10 +244,14 @@ class Host:
             with trio.CancelScope(shield=True):
                 if self._driving:
                     await self._table_done.wait()  # the table's last save is written
-                message = stopped_message(self.table, self.config.command)
-                log.info("%s", message)
+                if self.club is None:
+                    message = stopped_message(self.table, self.config.command)
+                    log.info("%s", message)
+                else:
+                    log.info("the club stopped; %d tables", len(self.club.tables))
                 for connection in list(self._live):
-                    connection.close("host_stopped", message)
+                    connection.close("host_stopped", message if self.club is None else
+                                     club_stopped_message(connection.table, self.config.command))
                 with trio.move_on_after(self.config.limits.flush_timeout):
                     while self._live:
                         await self._all_closed.wait()
@@ -293,7 +320,8 @@ class Host:
         else:
             admit = None
         log.debug("%s connected%s", label, " (over a limit: waiting for a seat request)" if admit else "")
-        connection = Connection(stream, self.table, limits, label, admit=admit)
+        connection = Connection(stream, self.table, limits, label, admit=admit, club=self.club,
+                                address=address)
         self._live[connection] = address
         self._per_address[address] += 1
         self._waiting[address] += admit is not None
@@ -312,7 +340,7 @@ class Host:
         """Whether ``connection``, over a limit (per ``address``, or in all when ``None``),
         is let in for its first request ``message``: ``None`` if it is (the oldest
         connection without a seat yields), else why not."""
-        if not self.table.can_seat(message):
+        if not _takes_seat(connection, message):
             return why
         self._waiting[self._live[connection]] -= 1
         yielding = [c for c in self._live if c is not connection and c.seat is None and not c.waiting
@@ -322,6 +350,51 @@ class Host:
             log.info("%s yields to %s, which takes a seat", oldest.label, connection.label)
             oldest.close("full", "the host made room for a player taking a seat")
         return None
+
+
+def _takes_seat(connection: Connection, message: Any) -> bool:
+    """Whether ``message``, a connection's first request, takes a seat: at its table
+    (:meth:`~server.table.Table.can_seat`), or at a club's lobby a ``join_table`` the
+    table would accept."""
+    if connection.table is not None:
+        return connection.table.can_seat(message)
+    if isinstance(message, JoinTable) and connection.club is not None:
+        table = connection.club.tables.get(message.table)
+        return table is not None and table.join_refusal(message.code) is None
+    return False
+
+
+def _club(config: ServerConfig, options: dict[str, Any], game_over: Callable[[Table], None] | None) -> Club:
+    """The club ``config`` asks for: resumed from its folder, else a new one saving to
+    ``config.save`` (made if missing; ``None``: nothing saved).
+
+    Raises:
+        waddle.RecordError: ``config.resume`` is not a club's folder.
+        OSError: the folder cannot be made.
+    """
+    made = dict(limits=config.club_limits, defaults={config.game: config.settings},
+                table_options=options, ratings=config.ratings, game_over=game_over)
+    if config.resume:
+        return Club.resume(config.resume, **made)
+    directory = Path(config.save) if config.save else None
+    if directory is not None:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return Club(directory=directory, **made)
+
+
+def club_stopped_message(table: Table | None, command: str) -> str:
+    """What a stopping club tells a connection at ``table`` (``None``: its lobby): whether
+    the table's game is saved, and that the club goes on with ``command --resume FOLDER``."""
+    if table is None or table.match is None:
+        return "the club's host stopped"
+    if table.saver is None:
+        return "the club's host stopped; the game was not saved"
+    if not table.saver.close():
+        return "the club's host stopped and could not save the whole game (its log says why)"
+    folder = table.save_path.parent.name
+    if table.phase == "finished":
+        return f"the club's host stopped; the finished game is saved ({folder}/{table.save_path.name})"
+    return f"the club's host stopped; the game is saved: it goes on when the host runs {command} --resume {folder}"
 
 
 def stopped_message(table: Table, command: str) -> str:

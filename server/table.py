@@ -344,8 +344,7 @@ class Table:
         a ``join`` with the right code in the lobby while a seat is free."""
         if isinstance(message, Reclaim):
             return self.seats.by_token(message.token) is not None
-        return isinstance(message, Join) and self.phase == "lobby" and self._code_ok(message.code) \
-            and len(self.seats) < self.settings.players
+        return isinstance(message, Join) and self.join_refusal(message.code) is None
 
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
@@ -369,6 +368,12 @@ class Table:
 
     def leave(self, peer: Peer) -> None:
         """``peer`` leaves: in the lobby its seat is freed; in a game it is held."""
+        self.depart(peer)
+        peer.close("bye", "goodbye")
+
+    def depart(self, peer: Peer) -> None:
+        """``peer`` is no longer at the table, its connection open (a club's ``leave_table``):
+        in the lobby its seat is freed; in a game it is held for a reclaim."""
         seat = peer.seat
         if seat is not None and self.phase == "lobby":
             self.seats.remove(seat)
@@ -378,7 +383,7 @@ class Table:
             self.broadcast_lobby()
         else:
             self.disconnect(peer)
-        peer.close("bye", "goodbye")
+        peer.seat, peer.watching = None, False
 
     def _reject(self, peer: Peer, request: str, code: str, message: str, id: str | None = None) -> None:
         """Refuse ``request`` of ``peer``. The rules' reason for an ``illegal`` action may
@@ -387,7 +392,8 @@ class Table:
         peer.log_rejection(request, code, "the rules' reason, for the seat only" if code == "illegal" else message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
-    def _code_ok(self, code: str | None) -> bool:
+    def code_ok(self, code: str | None) -> bool:
+        """Whether ``code`` is the table's join code (any code at a table without one)."""
         return self.code is None or (code is not None and same_secret(code, self.code))
 
     def _attach(self, seat: Seat, peer: Peer) -> None:
@@ -417,15 +423,23 @@ class Table:
     def _spectator_names(self) -> list[str]:
         return [p.name for p in self.peers if p.watching]
 
+    def join_refusal(self, code: str | None) -> tuple[str, str] | None:
+        """Why a ``join`` with ``code`` would be refused now (a rejection code and message:
+        ``bad_code``, ``started``, ``table_full``), or ``None``."""
+        if not self.code_ok(code):
+            return "bad_code", "the join code is wrong"
+        if self.phase != "lobby":
+            return "started", "the game has started: reclaim your seat or watch"
+        if len(self.seats) >= self.settings.players:
+            return "table_full", f"all {self.settings.players} seats are taken"
+        return None
+
     def _join(self, peer: Peer, message: Join) -> None:
         if peer.seat or peer.watching:
             return self._reject(peer, "join", "already_joined", "this connection already joined")
-        if not self._code_ok(message.code):
-            return self._reject(peer, "join", "bad_code", "the join code is wrong")
-        if self.phase != "lobby":
-            return self._reject(peer, "join", "started", "the game has started: reclaim your seat or watch")
-        if len(self.seats) >= self.settings.players:
-            return self._reject(peer, "join", "table_full", f"all {self.settings.players} seats are taken")
+        refusal = self.join_refusal(message.code)
+        if refusal is not None:
+            return self._reject(peer, "join", *refusal)
         name = clean_name(message.name, f"Player {len(self.seats) + 1}")
         seat = self.seats.add(self.seats.unique_name(name, self._spectator_names()), message.label)
         self._attach(seat, peer)
@@ -449,7 +463,7 @@ class Table:
     def _watch(self, peer: Peer, message: Watch) -> None:
         if peer.seat or peer.watching:
             return self._reject(peer, "watch", "already_joined", "this connection already joined")
-        if not self._code_ok(message.code):
+        if not self.code_ok(message.code):
             return self._reject(peer, "watch", "bad_code", "the join code is wrong")
         peer.watching = True
         peer.name = self.seats.unique_name(clean_name(message.name, "spectator"), self._spectator_names())

@@ -1,0 +1,67 @@
+"""The club: many tables of both games on one host (server/club.py, client/club.py)."""
+
+from __future__ import annotations
+
+import trio
+
+from client.botplay import play
+from client.club import create_table, list_tables
+from client.core import ClientError, connect
+from protocol import Settings
+from server import Host, ServerConfig
+from waddle.ruleset import get_ruleset
+
+
+async def test_two_clients_create_and_fill_tables_of_both_games_and_play_them_to_the_end_at_once():
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0))
+    outcomes = {}
+    with trio.fail_after(120):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            hexed = await create_table("127.0.0.1", port, "hex", Settings(players=2))
+            town = await create_table("127.0.0.1", port, "downtown", Settings(players=2))
+            listed = await list_tables("127.0.0.1", port)
+            assert [(t.table, t.game, t.phase, t.seats) for t in listed.tables] == [
+                (hexed.table, "hex", "lobby", []), (town.table, "downtown", "lobby", [])]
+
+            async def seat(name: str, table: str, game: str) -> None:
+                async with connect("127.0.0.1", port, name=name, table=table) as client:
+                    await play(client, get_ruleset(game).make_bot("random", 1))
+                    outcomes[name, game] = client.state.outcome().scores
+
+            async with trio.open_nursery() as players:
+                for table, game in ((hexed.table, "hex"), (town.table, "downtown")):
+                    for name in ("Ada", "Bob"):
+                        players.start_soon(seat, name, table, game)
+            listed = await list_tables("127.0.0.1", port)
+            nursery.cancel_scope.cancel()
+    assert [t.phase for t in listed.tables] == ["finished", "finished"]
+    assert sorted(s.name for s in listed.tables[0].seats) == ["Ada", "Bob"]
+    for game in ("hex", "downtown"):
+        table = host.club.tables[hexed.table if game == "hex" else town.table]
+        assert table.match.is_over
+        assert outcomes["Ada", game] == outcomes["Bob", game] == table.match.outcome().scores
+
+
+async def test_club_requests_get_typed_rejections():
+    host = Host(ServerConfig(club=True, port=0, seed=1))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            await create_table("127.0.0.1", port, "hex", name="Friday")
+            for request, code in (
+                    (create_table("127.0.0.1", port, "hex", name="FRIDAY"), "name_taken"),
+                    (create_table("127.0.0.1", port, "chess"), "bad_settings"),
+                    (create_table("127.0.0.1", port, "hex", Settings(players=5)) , None)):
+                try:
+                    await request
+                except ClientError as exc:
+                    assert f"({code})" in str(exc)
+                else:
+                    assert code is None
+            try:
+                async with connect("127.0.0.1", port, name="Ada", table="nope", first_wait=0):
+                    raise AssertionError("joined an unknown table")
+            except ClientError as exc:
+                assert "unknown_table" in str(exc)
+            nursery.cancel_scope.cancel()
