@@ -456,7 +456,7 @@ class TableCreated(_Message, tag="table_created"):
 def _client_union(action: Any, options: Any) -> Any:
     return (Hello | Join | Reclaim | Watch | Configure[options] | Start | Ready | Say
             | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave
-            | ListTables | CreateTable[Any] | JoinTable | WatchTable | LeaveTable)
+            | ListTables | CreateTable[options] | JoinTable | WatchTable | LeaveTable)
 
 
 def _server_union(options: Any, event: Any, view: Any) -> Any:

@@ -37,6 +37,7 @@ from protocol.messages import (
     Welcome,
     client_message,
 )
+from protocol.text import clean
 from server.throttle import Throttle
 
 if TYPE_CHECKING:
