@@ -103,7 +103,8 @@ def test_hostile_records_are_cleaned_bounded_or_dropped():
 
 def test_the_listing_names_each_table_and_its_seats():
     tables = [parse(record("ann on box", {"game": "hex", "seats": "2", "players": "4",
-                                          "phase": "lobby", "code": "yes", "proto": "2"})),
+                                          "phase": "lobby", "code": "yes",
+                                          "proto": str(PROTOCOL_VERSION)})),
               parse(record("bob", {"game": "downtown", "phase": "playing", "code": "no",
                                    "proto": "99"}, port=7000))]
     first, second = tables_command.listing(tables)
