@@ -310,7 +310,7 @@ class Club:
         table = self._table(guest, "join_table", message.table)
         if table is None:
             return
-        refusal = table.join_refusal(message.code)
+        refusal = table.join_refusal(message.code, guest.address)
         if refusal is not None:
             return guest.reject("join_table", *refusal)
         guest.enter(table)
@@ -320,8 +320,9 @@ class Club:
         table = self._table(guest, "watch_table", message.table)
         if table is None:
             return
-        if not table.code_ok(message.code):
-            return guest.reject("watch_table", "bad_code", "the join code is wrong")
+        refusal = table.code_refusal(message.code, guest.address)
+        if refusal is not None:
+            return guest.reject("watch_table", *refusal)
         guest.enter(table)
         table.handle(guest, Watch(name=message.name, code=message.code))
 

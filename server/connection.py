@@ -90,8 +90,9 @@ class Connection:
 
     ``admit``: for a connection over the host's limits, asked about its first request
     after ``hello`` (within ``limits.admit_timeout`` seconds): ``None`` lets it in, a
-    reason closes it (``full``). ``address``: where it comes from (a club counts the
-    tables each address opened).
+    reason closes it (``full``). ``address``: the client's IP address (``None``:
+    unknown), whose join-code guesses are counted (:mod:`server.guard`) and whose
+    tables a club counts.
     """
 
     def __init__(self, stream: trio.abc.Stream, table: Table | None, limits: Limits, label: str, *,

@@ -30,6 +30,7 @@ from protocol.messages import Closing, JoinTable, Settings
 from server.club import Club, ClubLimits, Ratings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
+from server.guard import Guard
 from server.history import History, finished_game, last_written
 from server.table import Table
 from server.throttle import Throttle
@@ -73,6 +74,9 @@ class ServerConfig:
     folder, ``settings`` the defaults of a ``game`` table created without any,
     ``club_limits`` how many tables, ``ratings`` the history's ratings shown in its lobby;
     ``code`` and ``prepared`` are each table's own.
+    ``guard``: what slows down guesses of the join code (:class:`server.guard.Guard`,
+    shared by every table and every way in: TCP and SSH; ``None``: a new one with the
+    default policy).
     """
 
     address: str | None = None
@@ -97,6 +101,7 @@ class ServerConfig:
     club: bool = False
     club_limits: ClubLimits = field(default_factory=ClubLimits)
     ratings: Ratings | None = None
+    guard: Guard | None = None
 
 
 class Host:
@@ -125,6 +130,9 @@ class Host:
         options = {name: value for name, value in dict(
             grace=config.grace, lobby_grace=config.lobby_grace, standin=config.standin,
             bot_delay=config.bot_delay, seed=config.seed).items() if value is not None}
+        #: Checks every guess of the join code, at every table and from every way in (TCP's
+        #: join and watch, the SSH gateway's passwords): ``guard.check(address, given, code)``.
+        self.guard = options["guard"] = config.guard or Guard()
         #: The history writer (``None``: no history), fed each game a table finishes.
         self.history = History(config.history) if config.history else None
         #: The club (``config.club``), else ``None``; then :attr:`table` is ``None``.
@@ -357,10 +365,10 @@ def _takes_seat(connection: Connection, message: Any) -> bool:
     (:meth:`~server.table.Table.can_seat`), or at a club's lobby a ``join_table`` the
     table would accept."""
     if connection.table is not None:
-        return connection.table.can_seat(message)
+        return connection.table.can_seat(connection, message)
     if isinstance(message, JoinTable) and connection.club is not None:
         table = connection.club.tables.get(message.table)
-        return table is not None and table.join_refusal(message.code) is None
+        return table is not None and table.join_refusal(message.code, connection.address) is None
     return False
 
 

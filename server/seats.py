@@ -33,9 +33,12 @@ def same_secret(given: str, secret: str) -> bool:
 
 
 class Peer(Protocol):
-    """What the table needs of a connection (:class:`server.connection.Connection`)."""
+    """What the table needs of a connection (:class:`server.connection.Connection`);
+    ``address``: the peer's IP address text (``None``: unknown), whose join-code guesses
+    are counted together (:mod:`server.guard`)."""
 
     label: str
+    address: str | None
     seat: Seat | None
     watching: bool
     name: str

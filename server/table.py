@@ -55,6 +55,7 @@ from protocol.messages import (
 )
 from protocol.text import clean, clean_name
 from server.checks import BEFORE_RULES, first_failure
+from server.guard import Guard
 from server.log import Entry, EventLog, audiences, entry_for, frame_of
 from server.pause import Pause
 from server.persistence import Saver, host_part, read_save, restored_seats
@@ -109,12 +110,15 @@ class Table:
                  code: str | None = None, save: str | Path | None = None, grace: float = 30.0,
                  lobby_grace: float = 30.0, standin: str | None = None, bot_delay: float = 0.0,
                  prepared: Prepared | None = None, seed: int | None = None,
-                 pause: float = 20.0) -> None:
+                 pause: float = 20.0, guard: Guard | None = None) -> None:
         self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         self.settings = self._complete(settings or Settings())
         #: The game's options the host itself chose (a file they name, the owner may keep).
         self.host_options = self.settings.options
         self.code = code or None
+        #: Slows down guesses of the join code (:mod:`server.guard`): ``guard``, shared by
+        #: a host's tables and ways in (SSH), else one of the table's own.
+        self.guard = guard or Guard()
         self.grace = grace
         self.lobby_grace = lobby_grace
         self.standin = standin
@@ -339,12 +343,13 @@ class Table:
         """Act on a decoded client message from ``peer`` (not hello, ping, pong or leave)."""
         self._handlers[type(message)](self, peer, message)
 
-    def can_seat(self, message: Any) -> bool:
-        """Whether ``message`` would take a seat now: a ``reclaim`` with a seat's token, or
-        a ``join`` with the right code in the lobby while a seat is free."""
+    def can_seat(self, peer: Peer, message: Any) -> bool:
+        """Whether ``message`` from ``peer`` would take a seat now: a ``reclaim`` with a
+        seat's token, or a ``join`` with the right code (a guess: :attr:`guard`) in the
+        lobby while a seat is free."""
         if isinstance(message, Reclaim):
             return self.seats.by_token(message.token) is not None
-        return isinstance(message, Join) and self.join_refusal(message.code) is None
+        return isinstance(message, Join) and self.join_refusal(message.code, peer.address) is None
 
     def disconnect(self, peer: Peer) -> None:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
@@ -392,9 +397,17 @@ class Table:
         peer.log_rejection(request, code, "the rules' reason, for the seat only" if code == "illegal" else message)
         peer.send(Rejected(request=request, code=code, message=message, id=id))
 
-    def code_ok(self, code: str | None) -> bool:
-        """Whether ``code`` is the table's join code (any code at a table without one)."""
-        return self.code is None or (code is not None and same_secret(code, self.code))
+    def code_refusal(self, code: str | None, address: str | None) -> tuple[str, str] | None:
+        """``None`` when ``code`` lets a guest from ``address`` in (an open table, or the
+        right code), else the rejection's code and message: ``bad_code``, or
+        ``rate_limited`` when the guess was not even compared (too many wrong codes from
+        there or in all: :class:`server.guard.Guard`)."""
+        if self.code is None:
+            return None
+        verdict = self.guard.check(address, code, self.code)
+        if verdict.ok:
+            return None
+        return ("bad_code" if verdict.checked else "rate_limited"), verdict.why
 
     def _attach(self, seat: Seat, peer: Peer) -> None:
         old = seat.peer
@@ -423,11 +436,13 @@ class Table:
     def _spectator_names(self) -> list[str]:
         return [p.name for p in self.peers if p.watching]
 
-    def join_refusal(self, code: str | None) -> tuple[str, str] | None:
-        """Why a ``join`` with ``code`` would be refused now (a rejection code and message:
-        ``bad_code``, ``started``, ``table_full``), or ``None``."""
-        if not self.code_ok(code):
-            return "bad_code", "the join code is wrong"
+    def join_refusal(self, code: str | None, address: str | None) -> tuple[str, str] | None:
+        """Why a ``join`` with ``code`` from ``address`` would be refused now (a rejection
+        code and message: ``bad_code``, ``rate_limited``, ``started``, ``table_full``), or
+        ``None``."""
+        refusal = self.code_refusal(code, address)
+        if refusal is not None:
+            return refusal
         if self.phase != "lobby":
             return "started", "the game has started: reclaim your seat or watch"
         if len(self.seats) >= self.settings.players:
@@ -437,7 +452,7 @@ class Table:
     def _join(self, peer: Peer, message: Join) -> None:
         if peer.seat or peer.watching:
             return self._reject(peer, "join", "already_joined", "this connection already joined")
-        refusal = self.join_refusal(message.code)
+        refusal = self.join_refusal(message.code, peer.address)
         if refusal is not None:
             return self._reject(peer, "join", *refusal)
         name = clean_name(message.name, f"Player {len(self.seats) + 1}")
@@ -463,8 +478,9 @@ class Table:
     def _watch(self, peer: Peer, message: Watch) -> None:
         if peer.seat or peer.watching:
             return self._reject(peer, "watch", "already_joined", "this connection already joined")
-        if not self.code_ok(message.code):
-            return self._reject(peer, "watch", "bad_code", "the join code is wrong")
+        refusal = self.code_refusal(message.code, peer.address)
+        if refusal is not None:
+            return self._reject(peer, "watch", *refusal)
         peer.watching = True
         peer.name = self.seats.unique_name(clean_name(message.name, "spectator"), self._spectator_names())
         self.peers.add(peer)

@@ -94,7 +94,7 @@ class RecordingPeer:
 
     def __init__(self, name: str) -> None:
         self.label = self.name = name
-        self.seat, self.watching = None, False
+        self.seat, self.watching, self.address = None, False, None
         self.data = bytearray()
 
     def send(self, message) -> None:

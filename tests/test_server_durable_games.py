@@ -31,6 +31,7 @@ class Witness:
     def __init__(self, table: Table, name: str) -> None:
         self.table, self.name, self.label, self.seat, self.watching = table, name, name, None, False
         self.token: str | None = None
+        self.address: str | None = None
         self.seen: list[tuple[int, int]] = []
         self.frames: list[dict] = []
 

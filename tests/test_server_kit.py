@@ -203,7 +203,7 @@ class TablePeer:
 
     def __init__(self, name: str) -> None:
         self.label = self.name = name
-        self.seat, self.watching, self.token = None, False, None
+        self.seat, self.watching, self.token, self.address = None, False, None, None
 
     def send(self, message) -> None:
         self.send_frame(protocol.encode(message))
