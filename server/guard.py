@@ -17,7 +17,7 @@ the host; it is thread-safe (the SSH gateway may call it from its own thread or 
 loop) and reads time from ``clock`` (seconds, :func:`time.monotonic` by default; a trio
 test passes ``trio.current_time``).
 
-How it slows guesses (:class:`Policy`, the numbers in ``docs/security.md``):
+How it slows guesses (:class:`Policy`; the numbers are in docs/protocol.md, "Join codes"):
 
 - per address (an IPv4 address; an IPv6 address by its /64 network, which one machine
   may fill with addresses): the first ``free`` wrong codes cost nothing (a player who

@@ -31,17 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import secrets
     import time
 
     from client.address import check_port
     from client.ui.session import RemoteSession
+    from server.guard import new_code
     from server.host import Host, ServerConfig
     from server.tuning import collect_young, tune_gc
 
     if args.port is not None:
         check_port(args.port, any_free=True)
-    code = None if args.open else args.code or secrets.token_hex(3)
+    code = None if args.open else args.code or new_code()
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=serve.address_from(args), port=args.port,
                                default_port=serve.DEFAULT_PORT,

@@ -315,7 +315,7 @@ def _choose_port(host) -> str:
 
 def join_command(address: str, port: int | str, code: str | None) -> str:
     """What players type to join a host listening on ``address``:``port`` with ``code``,
-    e.g. ``"waddle join 127.0.0.1:7777 --code 3fa9c1"``.
+    e.g. ``"waddle join 127.0.0.1:7777 --code k7mq3x9d"``.
 
     The address shown is the listening one, or this machine's name when the host listens
     on every interface; an IPv6 address is bracketed. ``port`` may be a placeholder such
