@@ -167,6 +167,8 @@ class Client:
         dead_after: seconds of silence from the host after which the link counts as dead.
         connect_timeout: seconds allowed for the TCP connect and the handshake.
         software: the ``hello.client`` string.
+        unix_socket: connect to this Unix socket path instead of ``host:port`` (the SSH
+            gateway's guests, :mod:`client.sshguest`).
         seat_store: where seat tokens are remembered across runs
             (:class:`client.seats.SeatStore`; ``None``: nowhere). With one, a client
             without ``token`` first reclaims the seat remembered for this host, table
@@ -187,8 +189,10 @@ class Client:
                  dead_after: float = 30.0, connect_timeout: float = 10.0,
                  software: str = "waddle-client", seat_store: SeatStore | None = None,
                  first_wait: float = FIRST_WAIT, follow_resume: bool = True,
-                 on_retry: Callable[[str], None] | None = None) -> None:
+                 on_retry: Callable[[str], None] | None = None,
+                 unix_socket: str | None = None) -> None:
         self.host, self.port = host, port
+        self.unix_socket = unix_socket
         self.name, self.label, self.code = name, label, code
         self.game = game
         self.table = table
@@ -332,7 +336,10 @@ class Client:
     async def _session(self, resync: bool, task_status) -> None:
         """One connection: handshake, seat, then messages until it ends."""
         with trio.fail_after(self.connect_timeout):
-            stream = await trio.open_tcp_stream(self.host, self.port)
+            if self.unix_socket is not None:
+                stream = await trio.open_unix_socket(self.unix_socket)
+            else:
+                stream = await trio.open_tcp_stream(self.host, self.port)
         framed = FramedStream.for_client(stream)
         async with stream:
             with trio.fail_after(self.connect_timeout):

@@ -77,6 +77,8 @@ class ServerConfig:
     ``guard``: what slows down guesses of the join code (:class:`server.guard.Guard`,
     shared by every table and every way in: TCP and SSH; ``None``: a new one with the
     default policy).
+    ``ssh``: also serve the terminal UI over SSH on the same address
+    (:class:`server.ssh.SshConfig`; ``None``: not).
     """
 
     address: str | None = None
@@ -102,6 +104,7 @@ class ServerConfig:
     club_limits: ClubLimits = field(default_factory=ClubLimits)
     ratings: Ratings | None = None
     guard: Guard | None = None
+    ssh: Any = None
 
 
 class Host:
@@ -122,7 +125,7 @@ class Host:
 
     Raises (on construction):
         waddle.RecordError: ``config.resume`` names a file that is not a usable save.
-        ValueError: ``config.game`` names no game.
+        ValueError: ``config.game`` names no game, or a club asks for an SSH gateway.
     """
 
     def __init__(self, config: ServerConfig) -> None:
@@ -138,6 +141,8 @@ class Host:
         #: The club (``config.club``), else ``None``; then :attr:`table` is ``None``.
         self.club: Club | None = None
         self.table: Table | None = None
+        if config.club and config.ssh is not None:
+            raise ValueError("a club has no SSH gateway yet: host it without ssh")
         if config.club:
             self.club = _club(config, options, self._game_over if self.history else None)
             saved = self.club.listening
@@ -161,6 +166,9 @@ class Host:
         #: The table's service on the LAN (:class:`server.lan.Advertiser`) while
         #: :meth:`run` advertises it (``config.lan``), else ``None``.
         self.advertiser = None
+        #: Where its SSH gateway listens (:class:`server.ssh.bridge.SshListening`), once
+        #: :meth:`run` started it (with ``config.ssh``).
+        self.ssh = None
         self._ids = itertools.count(1)
         self._live: dict[Connection, str | None] = {}  # every connection, oldest first: its address
         self._per_address: Counter[str | None] = Counter()
@@ -206,6 +214,10 @@ class Host:
                 if self.table is not None and self.table.phase == "finished":  # resumed: written once, if not yet
                     self.history.submit(finished_game(self.table, last_written(self.table.save_path)))
             await nursery.start(self._drive)
+            if self.config.ssh is not None:
+                from server.ssh import run_gateway
+
+                self.ssh = await nursery.start(run_gateway, self, self.config.ssh)
             for task in self.config.tasks:
                 nursery.start_soon(task)
             if self.config.lan is not None and self.table is not None:  # a club is not advertised yet
@@ -222,8 +234,9 @@ class Host:
         """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
         from server.lan import Advertiser, txt
 
+        ssh_port = self.ssh.port if self.ssh is not None else None
         self.advertiser = Advertiser(self.config.lan, self.address, self.port,
-                                     functools.partial(txt, self.table))
+                                     functools.partial(txt, self.table, ssh_port))
         await self.advertiser.run()
 
     async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:
@@ -287,6 +300,13 @@ class Host:
                 delay = ACCEPT_RETRY[0]
                 self._connections.start_soon(self._handle_tcp, stream)
 
+    def serve_stream(self, stream: trio.abc.Stream, label: str, address: str | None = None) -> None:
+        """Serve ``stream`` from ``address`` as one more connection, among the host's
+        connections: counted and limited per address and in all, and told when the host
+        stops, as a TCP connection is (the SSH gateway's guests, :mod:`server.ssh`). Call it
+        in the host's trio run while :meth:`run` serves."""
+        self._connections.start_soon(self._serve_safely, stream, label, address)
+
     def _accept_failed(self, exc: OSError) -> None:
         self._accept_failing = True
         if self._accept_log.allow():
@@ -294,14 +314,18 @@ class Host:
                       exc.strerror or exc, self._accept_log.note())
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
-        """Serve one accepted connection; an error here ends only this connection."""
+        """Serve one accepted connection."""
         try:
-            try:
-                peer = stream.socket.getpeername()
-            except OSError:
-                await self.handle(stream, f"#{next(self._ids)}")
-                return
-            await self.handle(stream, f"#{next(self._ids)} {peer[0]}:{peer[1]}", peer[0])
+            peer = stream.socket.getpeername()
+        except OSError:
+            await self._serve_safely(stream, f"#{next(self._ids)}", None)
+            return
+        await self._serve_safely(stream, f"#{next(self._ids)} {peer[0]}:{peer[1]}", peer[0])
+
+    async def _serve_safely(self, stream: trio.abc.Stream, label: str, address: str | None) -> None:
+        """:meth:`handle`, where an error ends only this connection."""
+        try:
+            await self.handle(stream, label, address)
         except Exception:
             log.exception("serving a connection failed")
             await trio.aclose_forcefully(stream)

@@ -49,30 +49,37 @@ class Screen(pyte.Screen):
         self.bells += 1
 
 
-def foreground_signals() -> None:
-    """Ctrl-C and Ctrl-\\ as a terminal's foreground job has them: a test run started in the
-    background of a shell (a CI script's ``&``) ignores SIGINT and SIGQUIT, and a child
-    would inherit that, so a Ctrl-C sent to it would do nothing."""
+def foreground_job() -> None:
+    """The child as a terminal's foreground job: the pseudo-terminal (its stdin) is its
+    controlling terminal, so ``/dev/tty`` opens (ssh asks for a password there), and it has
+    Ctrl-C and Ctrl-\\ back: a test run started in the background of a shell (a CI script's
+    ``&``) ignores SIGINT and SIGQUIT, and a child would inherit that, so a Ctrl-C sent to
+    it would do nothing."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 class Terminal:
-    """One command in a pseudo-terminal of ``columns`` x ``rows``, read by pyte; run through
-    ``prefix`` if given (``nsenter`` into a test's network namespace)."""
+    """One command in a pseudo-terminal of ``columns`` x ``rows``, read by pyte: ``waddle``
+    with ``argv`` (or ``command``, another program, with them); run through ``prefix`` if
+    given (``nsenter`` into a test's network namespace), with ``env`` added to the
+    environment."""
 
-    def __init__(self, argv: list[str], columns: int = 80, rows: int = 24, prefix: list[str] = ()) -> None:
+    def __init__(self, argv: list[str], columns: int = 80, rows: int = 24, prefix: list[str] = (),
+                 command: tuple[str, ...] = (sys.executable, "-m", "client.cli"),
+                 env: dict[str, str] | None = None) -> None:
         self.screen = Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.output = bytearray()
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color",
-               "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
+               "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **(env or {})}
         env.pop("NO_COLOR", None)
-        self.proc = subprocess.Popen([*prefix, sys.executable, "-m", "client.cli", *argv], stdin=slave,
+        self.proc = subprocess.Popen([*prefix, *command, *argv], stdin=slave,
                                      stdout=slave, stderr=slave, env=env, cwd=ROOT,
-                                     start_new_session=True, preexec_fn=foreground_signals)
+                                     start_new_session=True, preexec_fn=foreground_job)
         os.close(slave)
         self.fd = master
         self.screen.write_process_input = lambda data: os.write(self.fd, data.encode())

@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
                                limits=serve.limits_from(args), command="waddle host",
                                bot_delay=serve.pace_from(args), tasks=(collect_young,),
                                history=serve.history_from(args, "host"),
-                               lan=serve.lan_name(args, options.check_name(args.name))))
+                               lan=serve.lan_name(args, options.check_name(args.name)),
+                               ssh=serve.ssh_from(args)))
     if args.resume:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}")
     if args.lan:
         print(f"Hosting {serve.LAN_NOTE}")
+    if args.ssh is not None:
+        join += "  or  {ssh}"
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     return run_ui_then_say_saved(session, args, server.table)

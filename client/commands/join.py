@@ -91,11 +91,17 @@ def come_back(state, args: argparse.Namespace) -> str | None:
     (``state.host_stopped``, while the client watched for its return), what the host said
     (whether the game is saved, how it goes on) and the same command for when it runs again;
     ``None`` for a spectator, a finished game or a client that never sat down."""
-    if state.seat is None or state.phase not in ("lobby", "playing"):
-        return None
     again = f"waddle join {args.address} --name {shell_word(args.name)}"
     if args.code:
         again += f" --code {shell_word(args.code)}"
+    return come_back_with(state, again)
+
+
+def come_back_with(state, again: str) -> str | None:
+    """:func:`come_back`'s message with the command ``again`` that takes the seat back
+    (shared with the SSH gateway's guests, :mod:`client.sshguest`)."""
+    if state.seat is None or state.phase not in ("lobby", "playing"):
+        return None
     if state.host_stopped:   # cleared once connected again
         where = "lobby" if state.phase == "lobby" else "game"
         return (f"You left the {where}; {state.host_stopped}. No host is running now: "

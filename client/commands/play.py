@@ -26,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "greedy, search, uct; default greedy)")
     serve.add_table_arguments(parser)
     serve.add_history_arguments(parser)
+    serve.add_ssh_argument(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
                         help="your name (default: your login name)")
     parser.add_argument("--record", metavar="PATH",
@@ -53,10 +54,11 @@ def run(args: argparse.Namespace) -> int:
     check_writable(record)
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=serve.pace_from(args), game=args.game,
-                               tasks=(collect_young,), history=serve.history_from(args, "play")))
+                               tasks=(collect_young,), history=serve.history_from(args, "play"),
+                               ssh=serve.ssh_from(args)))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
-                            server=server, record_path=record)
+                            server=server, record_path=record, address="{ssh}" if args.ssh is not None else "")
     from client.commands.host import run_ui_then_say_saved
 
     return run_ui_then_say_saved(session, args, server.table)

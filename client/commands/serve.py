@@ -59,6 +59,46 @@ def add_arguments(parser: argparse.ArgumentParser,
     add_history_arguments(parser)
     parser.add_argument("--log-level", default="info",
                         choices=("debug", "info", "warning", "error"), help="default info")
+    add_ssh_argument(parser)
+
+
+def add_ssh_argument(parser: argparse.ArgumentParser) -> None:
+    """``--ssh PORT``: serve the terminal UI over SSH too (``serve``, ``host``, ``play``)."""
+    parser.add_argument("--ssh", type=int, metavar="PORT",
+                        help="also let guests play with plain ssh on this TCP port (0: any "
+                             "free port): ssh -p PORT NAME@HOST; see docs/ssh.md")
+
+
+def ssh_from(args: argparse.Namespace):
+    """The host's :class:`server.ssh.SshConfig` from ``--ssh`` (``None`` without it); the
+    host key is made or checked now, before anything starts.
+
+    Raises:
+        ValueError: a bad port, or an unusable host key file (naming it).
+        OSError: the host key cannot be made or read.
+    """
+    if args.ssh is None:
+        return None
+    import sys
+
+    from server.ssh import SshConfig
+    from server.ssh.keys import host_key
+
+    check_port(args.ssh, any_free=True)
+    host_key()
+    return SshConfig(port=args.ssh, guest_command=(sys.executable, "-m", "client.sshguest"))
+
+
+def ssh_lines(host) -> list[str]:
+    """What a host with an SSH gateway prints first: the ssh command, the host key's
+    fingerprint, and that anyone may come in when the table has no code."""
+    lines = []
+    if host.ssh is not None:
+        lines += [f"ssh guests:  {host.ssh.command}  (NAME: the name to play under)",
+                  f"SSH host key fingerprint:  {host.ssh.fingerprint}"]
+        if host.table.code is None:
+            lines.append("no join code: anyone who reaches this address may join")
+    return lines
 
 
 def add_history_arguments(parser: argparse.ArgumentParser) -> None:
@@ -229,7 +269,8 @@ def run(args: argparse.Namespace) -> int:
                              limits=limits_from(args), command="waddle serve",
                              bot_delay=pace_from(args), tasks=(collect_young,),
                              history=history_from(args, "serve"),
-                             lan=lan_name(args)))
+                             lan=lan_name(args),
+                             ssh=ssh_from(args)))
     if args.resume and args.code:
         host.table.code = args.code  # else the saved code (maybe none) stays
     if host.table.save_path is not None:
@@ -296,6 +337,8 @@ async def _stop_on_signal(scope) -> None:
 
 def _announce(host, port: int) -> None:
     table = host.table
+    for line in ssh_lines(host):
+        print(line, flush=True)
     print(f"{table.ruleset.title} host on {host.address}:{port} ({table.phase}, "
           f"{table.settings.players} seats)", flush=True)
     print(f"join with:  {join_command(host.address, port, table.code)}", flush=True)

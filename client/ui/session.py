@@ -36,7 +36,8 @@ class RemoteSession:
         record_path: where the host saves the record, shown at the end once the
             finished game is saved there (host only).
         address: what others need to join, shown in the lobby (host only); ``{port}``
-            in it is replaced by the server's port once it listens.
+            in it is replaced by the server's port once it listens, ``{ssh}`` by its
+            SSH gateway's command (``ssh -p PORT NAME@HOST``).
     """
 
     def __init__(self, host: str, port: int, *, client_options: dict[str, Any] | None = None,
@@ -79,7 +80,10 @@ class RemoteSession:
                         server = self._server
                         raise OSError(f"cannot host on {server.address}:{server.wanted_port}: "
                                       f"{exc.strerror or exc}") from None
-                    self.address = self.address.format(port=self.client.port)
+                    ssh = self._server.ssh
+                    self.address = self.address.format(port=self.client.port,
+                                                       ssh=f"{ssh.command}\n(SSH host key {ssh.fingerprint})"
+                                                       if ssh else "")
                     nursery.start_soon(self._show_record)
                 await self.client.run()
                 await trio.sleep_forever()

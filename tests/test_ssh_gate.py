@@ -1,0 +1,92 @@
+"""The SSH gateway at the library level, with asyncssh's own client on 127.0.0.1: what
+it refuses (exec, sftp, a shell without a terminal, forwarding), and the host key."""
+
+import asyncio
+import os
+import stat
+import threading
+
+import asyncssh
+import pytest
+import trio
+
+from protocol.messages import Settings
+from server.host import Host, ServerConfig
+from server.ssh import SshConfig
+from server.ssh.keys import host_key
+
+
+def test_the_host_key_is_made_private_once_and_reused(tmp_path):
+    path = tmp_path / "keys" / "host_key"
+    first = host_key(path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+    assert host_key(path).get_fingerprint() == first.get_fingerprint()
+    os.chmod(path, 0o644)
+    with pytest.raises(ValueError, match="may be read by others"):
+        host_key(path)
+    path.write_text("not a key")
+    os.chmod(path, 0o600)
+    with pytest.raises(ValueError, match="not an SSH private key"):
+        host_key(path)
+
+
+def _client_checks(port: int, results: dict) -> None:
+    async def main():
+        async with asyncssh.connect("127.0.0.1", port, username="eve", known_hosts=None,
+                                    client_keys=None, password="wrong", preferred_auth="password"):
+            results["connected"] = True
+        return None
+
+    async def refused():
+        try:
+            await main()
+        except asyncssh.PermissionDenied:
+            results["wrong code"] = "refused"
+        async with asyncssh.connect("127.0.0.1", port, username="eve", known_hosts=None,
+                                    client_keys=None, password="fjord", preferred_auth="password") as conn:
+            try:
+                await conn.run("id", check=False)
+                results["exec"] = "granted"
+            except asyncssh.ChannelOpenError:
+                results["exec"] = "refused"
+            try:
+                await conn.start_sftp_client()
+            except asyncssh.Error:
+                results["sftp"] = "refused"
+            try:
+                await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", port)
+                results["remote"] = "granted"
+            except asyncssh.ChannelListenError:
+                results["remote"] = "refused"
+            try:
+                await conn.open_connection("127.0.0.1", port)
+                results["direct"] = "granted"
+            except asyncssh.Error:
+                results["direct"] = "refused"
+
+    asyncio.run(asyncio.wait_for(refused(), 30))
+
+
+async def test_wrong_code_exec_sftp_and_forwarding_are_refused(tmp_path):
+    config = ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
+                          ssh=SshConfig(port=0, guest_command=("false",), key_path=tmp_path / "key"))
+    host = Host(config)
+    results: dict = {}
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.run)
+        thread = threading.Thread(target=_client_checks, args=(host.ssh.port, results))
+        thread.start()
+        with trio.fail_after(60):
+            await trio.to_thread.run_sync(thread.join)
+        nursery.cancel_scope.cancel()
+    assert results["wrong code"] == "refused" and "connected" not in results
+    assert results["exec"] == "refused"
+    assert results["sftp"] == "refused"
+    assert results["remote"] == "refused"
+    assert results["direct"] == "refused"  # what local forwarding (ssh -L) opens
+
+
+def test_a_club_with_an_ssh_gateway_is_refused_at_once():
+    with pytest.raises(ValueError, match="a club has no SSH gateway"):
+        Host(ServerConfig(club=True, ssh=SshConfig(port=0, guest_command=("true",))))
