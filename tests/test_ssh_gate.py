@@ -64,11 +64,23 @@ def _client_checks(port: int, results: dict) -> None:
                 results["direct"] = "granted"
             except asyncssh.Error:
                 results["direct"] = "refused"
+            for name, request in [
+                    ("shell without a terminal", lambda: conn.run(check=False)),
+                    ("x11", lambda: conn.create_session(asyncssh.SSHClientSession, term_type="xterm",
+                                                        x11_forwarding=True)),
+                    ("subsystem", lambda: conn.create_session(asyncssh.SSHClientSession, subsystem="scp")),
+                    ("unix direct", lambda: conn.open_unix_connection("/run/anything.sock")),
+                    ("unix remote", lambda: conn.forward_remote_path("/tmp/waddle-never.sock", "/tmp/x"))]:
+                try:
+                    await request()
+                    results[name] = "granted"
+                except (asyncssh.ChannelOpenError, asyncssh.ChannelListenError):
+                    results[name] = "refused"
 
     asyncio.run(asyncio.wait_for(refused(), 30))
 
 
-async def test_wrong_code_exec_sftp_and_forwarding_are_refused(tmp_path):
+async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_are_refused(tmp_path):
     config = ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
                           ssh=SshConfig(port=0, guest_command=("false",), key_path=tmp_path / "key"))
     host = Host(config)
@@ -85,6 +97,8 @@ async def test_wrong_code_exec_sftp_and_forwarding_are_refused(tmp_path):
     assert results["sftp"] == "refused"
     assert results["remote"] == "refused"
     assert results["direct"] == "refused"  # what local forwarding (ssh -L) opens
+    for name in ("shell without a terminal", "x11", "subsystem", "unix direct", "unix remote"):
+        assert results[name] == "refused", name
 
 
 def test_a_club_with_an_ssh_gateway_is_refused_at_once():
