@@ -5,6 +5,7 @@ import asyncio
 import os
 import stat
 import threading
+import time
 
 import asyncssh
 import pytest
@@ -104,3 +105,45 @@ async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_a
 def test_a_club_with_an_ssh_gateway_is_refused_at_once():
     with pytest.raises(ValueError, match="a club has no SSH gateway"):
         Host(ServerConfig(club=True, ssh=SshConfig(port=0, guest_command=("true",))))
+
+
+def _flood_then_log_in(port: int, results: dict) -> None:
+    """1,000 idle TCP connections to the gateway from 127.0.0.2 (none says a word), then a
+    guest from 127.0.0.1 logs in with the code and opens a terminal session; then waits
+    (bounded) until the gateway has dropped all but a few of the idle ones."""
+    async def main():
+        idle = [await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.2", 0))
+                for _ in range(1000)]
+        start = time.monotonic()
+        async with asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                    client_keys=None, password="fjord", preferred_auth="password") as conn:
+            channel, _ = await conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
+            results["in after"] = time.monotonic() - start
+            channel.close()
+        pending = {asyncio.ensure_future(reader.read()) for reader, _ in idle}  # each ends at EOF
+        while len(pending) > 64:  # until all but the newest few were dropped by the gateway
+            _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        results["idle dropped"] = 1000 - len(pending)
+        for task in pending:
+            task.cancel()
+        for _, writer in idle:
+            writer.close()
+
+    asyncio.run(asyncio.wait_for(main(), 60))
+
+
+async def test_a_flood_of_idle_handshakes_from_one_address_keeps_nobody_else_out(tmp_path):
+    config = ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
+                          ssh=SshConfig(port=0, guest_command=("sleep", "5"), key_path=tmp_path / "key"))
+    host = Host(config)
+    results: dict = {}
+    async with trio.open_nursery() as nursery:
+        await nursery.start(host.run)
+        thread = threading.Thread(target=_flood_then_log_in, args=(host.ssh.port, results))
+        thread.start()
+        with trio.fail_after(90):
+            await trio.to_thread.run_sync(thread.join)
+        nursery.cancel_scope.cancel()
+    assert "in after" in results, "the guest never got a session"
+    print(f"logged in past 1,000 idle handshakes in {results['in after'] * 1000:.0f} ms")
+    assert results["idle dropped"] >= 1000 - 64  # the oldest idle ones were dropped
