@@ -162,3 +162,34 @@ def test_the_default_policy_leaves_a_night_of_guessing_a_tiny_chance():
     assert policy.night_chance() < 2e-8
     assert policy.night_chance(bits=24) > 1e-3  # the old six hex digits: not enough
 
+
+
+async def test_over_tcp_a_guesser_is_refused_unseen_and_another_address_still_gets_in():
+    import trio
+    from test_server_kit import Client, config
+
+    import protocol
+    from server import Host
+
+    host = Host(config(code=SECRET, guard=Guard(Policy(delay=600.0, max_delay=600.0))))  # waits outlast the test
+
+    async def connect(nursery, address: str) -> Client:
+        client = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address=address))
+        nursery.start_soon(client.pump)
+        return client
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(host.run)
+        with trio.fail_after(30):
+            eve = await connect(nursery, "127.0.0.1")
+            await eve.hello()
+            codes = []
+            for guess in ("aaaa", "bbbb", "cccc", "dddd", "eeee", SECRET):
+                await eve.send(protocol.Join(name="Eve", code=guess))
+                codes.append((await eve.expect(protocol.Rejected)).code)
+            # 3 free wrong codes, the 4th compared and costs a wait; while it lasts, nothing
+            # is compared, not even the right code
+            assert codes == ["bad_code"] * 4 + ["rate_limited"] * 2
+            ada = await connect(nursery, "127.0.0.2")
+            assert (await ada.join("Ada", code=SECRET)).label
+        nursery.cancel_scope.cancel()
