@@ -81,18 +81,25 @@ def _client_checks(port: int, results: dict) -> None:
     asyncio.run(asyncio.wait_for(refused(), 30))
 
 
-async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_are_refused(tmp_path):
-    config = ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
-                          ssh=SshConfig(port=0, guest_command=("false",), key_path=tmp_path / "key"))
-    host = Host(config)
+async def _against_a_gateway(tmp_path, guest_command: tuple[str, ...], client) -> dict:
+    """Run a host with code ``fjord`` and an SSH gateway whose guests run ``guest_command``,
+    and ``client(port, results)`` in a thread of its own (its own asyncio loop) against the
+    gateway's port, for at most 90 s; return the ``results`` it filled."""
+    host = Host(ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
+                             ssh=SshConfig(port=0, guest_command=guest_command, key_path=tmp_path / "key")))
     results: dict = {}
     async with trio.open_nursery() as nursery:
         await nursery.start(host.run)
-        thread = threading.Thread(target=_client_checks, args=(host.ssh.port, results))
+        thread = threading.Thread(target=client, args=(host.ssh.port, results))
         thread.start()
-        with trio.fail_after(60):
+        with trio.fail_after(90):
             await trio.to_thread.run_sync(thread.join)
         nursery.cancel_scope.cancel()
+    return results
+
+
+async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_are_refused(tmp_path):
+    results = await _against_a_gateway(tmp_path, ("false",), _client_checks)
     assert results["wrong code"] == "refused" and "connected" not in results
     assert results["exec"] == "refused"
     assert results["sftp"] == "refused"
@@ -133,17 +140,7 @@ def _flood_then_log_in(port: int, results: dict) -> None:
 
 
 async def test_a_flood_of_idle_handshakes_from_one_address_keeps_nobody_else_out(tmp_path):
-    config = ServerConfig(address="127.0.0.1", port=0, code="fjord", settings=Settings(players=2),
-                          ssh=SshConfig(port=0, guest_command=("sleep", "5"), key_path=tmp_path / "key"))
-    host = Host(config)
-    results: dict = {}
-    async with trio.open_nursery() as nursery:
-        await nursery.start(host.run)
-        thread = threading.Thread(target=_flood_then_log_in, args=(host.ssh.port, results))
-        thread.start()
-        with trio.fail_after(90):
-            await trio.to_thread.run_sync(thread.join)
-        nursery.cancel_scope.cancel()
+    results = await _against_a_gateway(tmp_path, ("sleep", "5"), _flood_then_log_in)
     assert "in after" in results, "the guest never got a session"
     print(f"logged in past 1,000 idle handshakes in {results['in after'] * 1000:.0f} ms")
     assert results["idle dropped"] >= 1000 - 64  # the oldest idle ones were dropped
