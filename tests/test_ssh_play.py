@@ -7,8 +7,12 @@ starts the game, the first player places a penguin, and the other's screen shows
 The host key the guests' ssh was offered is the one whose fingerprint the host printed.
 Ann, coming with a key against a bot, is asked the code once on the screen; her window is
 resized mid-game and the screen follows; her ssh is killed and the same command with the
-same key takes her own seat back, her turn still hers, with no code asked. Waiting is for the
-screens, bounded by a timeout; no sleeps.
+same key takes her own seat back, her turn still hers, with no code asked. Ann, Bob and an
+easy host bot play a whole game on a hand-made pond (one pool, six ice hexes: the fewest
+turns a game of three has) at a table without a code, each guest's turns by keys (Bob's
+first by a mouse click on a hex), each turn ringing the guest's bell and naming the window,
+to the final scores on both guests' screens, the host's. Waiting is for the screens (and
+the host's save, to know a move landed), bounded by a timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import subprocess
 import termios
 
 import pytest
-from test_pty import Terminal, wait
+from test_pty import Terminal, actions, actions_now, saved_now, wait
 
 pytestmark = pytest.mark.pty
 
@@ -40,10 +44,10 @@ def guest(port: int, name: str, known_hosts, key=None) -> Terminal:
                      "-p", str(port), f"{name}@127.0.0.1"], command=(SSH,))
 
 
-def host(tmp_path, *options: str) -> tuple[Terminal, int]:
-    """``waddle serve --ssh 0`` for two players on loopback, its host key and save in
+def host(tmp_path, *options: str, players: int = 2) -> tuple[Terminal, int]:
+    """``waddle serve --ssh 0`` for ``players`` on loopback, its host key and save in
     ``tmp_path``; returns it once it printed its ssh line, and the gateway's port."""
-    terminal = Terminal(["serve", "--port", "0", "--ssh", "0", "--players", "2", "--no-history",
+    terminal = Terminal(["serve", "--port", "0", "--ssh", "0", "--players", str(players), "--no-history",
                          "--save", str(tmp_path / "game.waddle.json"), *options],
                         columns=120, env={"XDG_DATA_HOME": str(tmp_path)})
     wait([terminal], lambda: "SSH host key fingerprint:" in terminal.text(), "the host's ssh lines")
@@ -123,6 +127,104 @@ def test_a_guest_with_a_key_resizes_is_cut_off_and_gets_its_seat_back_by_the_key
         wait(terminals, lambda: "YOUR TURN" in again.text() and "ann (you)" in again.text(),
              "ann back in her own seat, her turn still hers, without being asked the code")
         assert "code" not in again.text().lower()
+    finally:
+        for terminal in terminals:
+            terminal.close()
+
+
+#: The smallest whole game three players can have: one pool and the six ice hexes round
+#: it, so two turns each (fewer with a double or a scout).
+POND = """name = "pond"
+players = [2, 3]
+hexes = [
+  {q = 0, r = 0, terrain = "water", number = 1, fish = [3, 2, 1]},
+  {q = 1, r = 0, terrain = "ice"}, {q = 1, r = -1, terrain = "ice"}, {q = 0, r = -1, terrain = "ice"},
+  {q = -1, r = 0, terrain = "ice"}, {q = -1, r = 1, terrain = "ice"}, {q = 0, r = 1, terrain = "ice"},
+]
+"""
+
+
+def logged(terminal: Terminal) -> int:
+    """The moves in the event log on ``terminal``'s screen (a penguin, a double, a scout)."""
+    return sum(" placed a " in line or " scouted" in line for line in terminal.screen.display)
+
+
+def score_rows(terminal: Terminal) -> dict[str, list[str]]:
+    """The final score table of the side panel: each row's seat letter and its waddles,
+    pools and total (and a star for a winner)."""
+    panel = [line.split("│")[-1] for line in terminal.screen.display[1:-1]]
+    start = next(i for i, line in enumerate(panel) if line.split() == ["waddles", "pools", "total"])
+    rows = {}
+    for line in panel[start + 1:]:
+        words = line.split()
+        star = words[-1:] == ["★"]
+        numbers = words[-4:-1] if star else words[-3:]
+        if len(words) < 4 or not all(word.isdigit() for word in numbers):
+            break
+        rows[words[0]] = numbers + ["★"] * star
+    return rows
+
+
+@pytest.mark.skipif(SSH is None, reason="no OpenSSH client on this machine")
+def test_two_ssh_guests_and_a_host_bot_play_a_whole_game_to_the_final_scores(tmp_path):
+    (tmp_path / "pond.toml").write_text(POND)
+    server, port = host(tmp_path, "--bots", "easy", "--pace", "0", "--seed", "1",
+                        "--map", str(tmp_path / "pond.toml"), players=3)
+    save = tmp_path / "game.waddle.json"
+    terminals = [server]
+    try:
+        assert "no join code: anyone who reaches this address may join" in server.text()
+        ann = guest(port, "ann", tmp_path / "known_hosts")
+        terminals.append(ann)
+        wait(terminals, lambda: "ann (you)" in ann.text(), "ann seated, asked no code")
+        bob = guest(port, "bob", tmp_path / "known_hosts")
+        terminals.append(bob)
+        wait(terminals, lambda: "bob (you)" in bob.text(), "bob seated")
+        assert b"\x1b[?1000h" in bob.output  # the screen asks the guest's terminal for the mouse
+        bob.keys("r")
+        wait(terminals, lambda: "B bob  (blue, ready)" in ann.text(), "bob ready on ann's screen")
+        ann.keys("\x1b[B" * 9 + "\r")  # down to [ Start ]: the bot takes the empty seat
+        guests = [ann, bob]
+
+        def in_step() -> bool:  # each guest's log shows every move the host saved
+            done = actions(save)
+            return done >= 0 and all(logged(g) == done for g in guests)
+
+        announced, clicked = set(), False
+        for _ in range(12):  # 6 ice hexes: at most 6 placements and a scout a round
+            wait(terminals, lambda: in_step() and (all("GAME OVER" in g.text() for g in guests)
+                                                   or any("YOUR TURN" in g.text() for g in guests)),
+                 "a guest's turn or the end on both screens")
+            if "GAME OVER" in ann.text():
+                break
+            mover = ann if "YOUR TURN" in ann.text() else bob
+            if mover not in announced:  # a turn rings the guest's bell and names the window
+                wait(terminals, lambda mover=mover: mover.screen.title == "Waddle: your turn" and mover.screen.bells >= 1,
+                     "the turn's bell and title on the guest's terminal")
+                announced.add(mover)
+            before = actions_now(save)
+            if mover is bob and not clicked:  # bob clicks a hex he may place on (not the cursor's)
+                y, x = next((y, line.index("+")) for y, line in enumerate(bob.screen.display)
+                            if "+" in line and "[" not in line)
+                bob.keys(f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m")  # SGR press, release
+                wait(terminals, lambda y=y, x=x: bob.screen.display[y][x] == "B", "bob's penguin on the hex he clicked")
+                clicked = True
+            else:
+                mover.keys("\r")
+            wait(terminals, lambda before=before: actions(save) > before, "the move saved by the host")
+        else:
+            raise AssertionError("the game did not end within 12 turns")
+        assert announced == {ann, bob} and clicked
+        final = saved_now(save).match.game
+        result = final.result()
+        expected = {colour[0].upper(): [str(result.scores[colour].waddles), str(result.scores[colour].pools),
+                                        str(result.scores[colour].total), *(["★"] if colour in result.winners else [])]
+                    for colour in final.players}
+        assert final.is_over and len(expected) == 3
+        for g in guests:
+            assert score_rows(g) == expected, g.text()
+        winner = next(letter for letter, row in expected.items() if row[-1] == "★")
+        assert all(f"won by {winner} " in g.screen.display[0] for g in guests)
     finally:
         for terminal in terminals:
             terminal.close()
