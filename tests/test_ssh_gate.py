@@ -1,5 +1,6 @@
 """The SSH gateway at the library level, with asyncssh's own client on 127.0.0.1: what
-it refuses (exec, sftp, a shell without a terminal, forwarding), and the host key."""
+it refuses (exec, sftp, a shell without a terminal, agent, X11 and port forwarding), and the
+host key."""
 
 import asyncio
 import os
@@ -107,6 +108,54 @@ async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_a
     assert results["direct"] == "refused"  # what local forwarding (ssh -L) opens
     for name in ("shell without a terminal", "x11", "subsystem", "unix direct", "unix remote"):
         assert results[name] == "refused", name
+
+
+#: A guest's screen that says whether its session was given an agent (``SSH_AUTH_SOCK``),
+#: then waits for a line: the gateway adds its options, which ``sh -c`` takes as ``$1``...
+AGENT_SCREEN = ("sh", "-c", 'printf "agent=%s\\n" "${SSH_AUTH_SOCK:-none}"; read line', "sh")
+
+
+class _Collected(asyncssh.SSHClientSession):
+    """What a session's screen wrote, and when it closed."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.wrote = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: str, datatype) -> None:
+        self.text += data
+        self.wrote.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+
+
+def _ask_agent_forwarding(port: int, results: dict) -> None:
+    """Log in as ``ssh -A`` does (agent forwarding on: ``auth-agent-req@openssh.com`` sent
+    with the terminal session), read what the screen says, and ask again wanting a reply."""
+    async def main():
+        async with asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                    client_keys=None, password="fjord", preferred_auth="password",
+                                    agent_forwarding="/nonexistent/agent.sock") as conn:
+            channel, session = await conn.create_session(_Collected, term_type="xterm")
+            while "\n" not in session.text:
+                session.wrote.clear()
+                await session.wrote.wait()
+            results["screen"] = session.text.strip()
+            # asyncssh's client, like OpenSSH's, asks without wanting a reply; the same
+            # request wanting one (RFC 4254, 6.1) is what shows the client the gateway's answer
+            results["agent granted"] = await channel._make_request(b"auth-agent-req@openssh.com")
+            channel.write("\r")
+            await session.closed.wait()
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+async def test_agent_forwarding_is_refused_and_the_screen_gets_no_agent(tmp_path):
+    results = await _against_a_gateway(tmp_path, AGENT_SCREEN, _ask_agent_forwarding)
+    assert results["screen"] == "agent=none"
+    assert results["agent granted"] is False
 
 
 def test_a_club_with_an_ssh_gateway_is_refused_at_once():
