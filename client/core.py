@@ -82,6 +82,7 @@ from protocol import (
     Watching,
     Welcome,
     clean,
+    encode,
     server_message,
 )
 from protocol.messages import MAX_LABEL, MAX_MESSAGE
@@ -343,9 +344,11 @@ class Client:
         framed = FramedStream.for_client(stream)
         async with stream:
             with trio.fail_after(self.connect_timeout):
-                await framed.send(Hello(protocol=PROTOCOL_VERSION, client=self.software, game=self.game,
-                                        table=self.table))
-                await self._take_seat(framed, await framed.receive(), resync)
+                hello = encode(Hello(protocol=PROTOCOL_VERSION, client=self.software, game=self.game,
+                                     table=self.table))
+                early = self._seat_request(resync) if self.token is not None else None
+                await framed.send_bytes(hello + (encode(early) if early is not None else b""))
+                await self._take_seat(framed, await framed.receive(), resync, sent=early is not None)
             self._framed = framed
             self.backoff.reset()
             self._stopped_backoff.reset()
@@ -365,16 +368,21 @@ class Client:
             except BaseExceptionGroup as group:
                 raise _leaf(group) from None
 
-    async def _take_seat(self, framed: FramedStream, welcome, resync: bool) -> None:
-        """After ``welcome``: join, reclaim or watch, and receive up to the table's state.
+    async def _take_seat(self, framed: FramedStream, welcome, resync: bool, sent: bool = False) -> None:
+        """After ``welcome``: join, reclaim or watch (``sent``: the reclaim went with the
+        ``hello``), and receive up to the table's state.
 
-        Without a token, a seat remembered in :attr:`seat_store` is reclaimed first; if
-        the host refuses that token it is forgotten and the client joins.
+        With a token the ``reclaim`` goes in the same write as the ``hello``: a host full of
+        connections that only take room hears it before it can make room for newer ones
+        (docs/protocol.md, "Connection limits"). Without one, a seat remembered in
+        :attr:`seat_store` is reclaimed first; if the host refuses that token it is
+        forgotten and the client joins.
         """
         self._check_welcome(framed, welcome)
         self._table_id = welcome.table
-        remembered = self._remembered()
-        await framed.send(self._seat_request(resync, remembered))
+        remembered = None if sent else self._remembered()
+        if not sent:
+            await framed.send(self._seat_request(resync, remembered))
         try:
             await self._await_seat(framed)
         except _SeatRefused as exc:

@@ -128,6 +128,11 @@ class Connection:
         """Whether the connection is over the host's limits, waiting to be let in."""
         return self._admit is not None
 
+    @property
+    def closing(self) -> bool:
+        """Whether the connection is ending (told ``closing``, or gone): it sends nothing more."""
+        return self._closing
+
     # -- the table's side (never blocks) --------------------------------------------------------
 
     def send(self, message: Any) -> None:

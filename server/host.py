@@ -113,8 +113,8 @@ class Host:
     Connections are limited (:class:`~server.connection.Limits`): at most
     ``max_connections`` in all and ``max_per_address`` from one address. One over a
     limit is not turned away at once: it waits (at most ``admit_timeout`` seconds;
-    ``max_waiting`` such in all, ``waiting_per_address`` from one address) for its first
-    request, and if that takes a seat (a ``reclaim`` with a seat's token, or a ``join``
+    ``max_waiting`` such in all, ``waiting_per_address`` from one address, the oldest
+    making room for a newer one beyond that) for its first request, and if that takes a seat (a ``reclaim`` with a seat's token, or a ``join``
     the table accepts) it is let in and the oldest connection without a seat yields
     (from the same address when that limit was the one reached; spectators last):
     a host never refuses a seat holder. Anything else is told ``full``.
@@ -186,6 +186,11 @@ class Host:
     def connections(self) -> int:
         """Connections being served now."""
         return len(self._live)
+
+    @property
+    def waiting(self) -> int:
+        """Connections over a limit waiting now for a first request that takes a seat."""
+        return sum(c.waiting and not c.closing for c in self._live)
 
     async def all_closed(self) -> None:
         """Wait until the next time the last connection being served ends (with none served
@@ -342,8 +347,7 @@ class Host:
         if crowded or full:
             why = "too many connections from your address" if crowded else \
                 "the host serves as many connections as it can"
-            if self._waiting[address] >= limits.waiting_per_address or \
-                    sum(self._waiting.values()) >= limits.max_waiting:
+            if not self._make_room_to_wait(address):
                 if self._refusal_log.allow():
                     log.warning("%s refused: %s%s", label, why, self._refusal_log.note())
                 await _refuse(stream, why)
@@ -368,11 +372,33 @@ class Host:
                 self._all_closed.set()
                 self._all_closed = trio.Event()
 
+    def _make_room_to_wait(self, address: str | None) -> bool:
+        """Whether a new connection from ``address``, over a limit, may wait for its first
+        request: at once while fewer than ``waiting_per_address`` from there and
+        ``max_waiting`` in all wait; else the oldest waiting connection (from ``address``
+        when its share is the one used up) is told ``full`` and makes room. ``False`` only
+        when none can (``max_waiting`` 0).
+
+        So connections that only take room never keep a new one from being heard: a
+        player's ``reclaim`` sent with its ``hello`` gets in however fast others connect."""
+        limits = self.config.limits
+        waiting = [c for c in self._live if c.waiting and not c.closing]
+        here = [c for c in waiting if self._live[c] == address]
+        if len(here) >= limits.waiting_per_address:
+            waiting = here
+        elif len(waiting) < limits.max_waiting:
+            return True
+        if not waiting:
+            return False
+        log.debug("%s makes room for a newer connection", waiting[0].label)
+        waiting[0].close("full", "the host made room for a newer connection")
+        return True
+
     def _admit(self, connection: Connection, message: Any, *, address: str | None, why: str) -> str | None:
         """Whether ``connection``, over a limit (per ``address``, or in all when ``None``),
         is let in for its first request ``message``: ``None`` if it is (the oldest
         connection without a seat yields), else why not."""
-        if not _takes_seat(connection, message):
+        if connection.closing or not _takes_seat(connection, message):
             return why
         self._waiting[self._live[connection]] -= 1
         yielding = [c for c in self._live if c is not connection and c.seat is None and not c.waiting

@@ -183,6 +183,26 @@ async def test_an_unacknowledged_action_is_resent_with_the_same_id_after_a_recon
     assert client.reconnects == 1 and host.connections == 2
 
 
+async def test_a_reconnect_sends_its_reclaim_with_the_hello_before_any_welcome(fake, autojump_clock):
+    async def script(host, framed, i):
+        if i == 0:
+            await host.greet(framed)
+            await host.seat(framed)
+            return  # the link drops
+        # a crowded host: nothing is answered until the seat request is in hand
+        assert isinstance(await host.expect(framed, protocol.Hello), protocol.Hello)
+        assert await host.expect(framed, protocol.Reclaim) == protocol.Reclaim(token="secret", last_version=0)
+        await framed.send(welcome())
+        await host.seat(framed)
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(60):
+        async with connect("127.0.0.1", port, name="Ada", backoff=Backoff(seed=1)) as client:
+            await client.wait_for(lambda s: client.reconnects == 1)
+    assert host.connections == 2 and client.token == "secret"
+
+
 async def test_a_silent_host_counts_as_a_dead_link_and_the_client_reconnects(fake, autojump_clock):
     reclaimed = trio.Event()
 
