@@ -4,8 +4,9 @@ beside it, a journal of every action since (:mod:`waddle.journal`), written ahea
 The ``host`` part (:class:`SavedTable`) holds what the record does not: the game's
 name, the table's settings, its seats with their names and secret tokens (so it is the
 host's private file), each seat's action ids, the bot that chose each action, the join
-code and the table's id. Saves from protocol version 1 (the hex game only) are read
-too: their settings and seats are converted. :class:`Saver` keeps both files current;
+code and the table's id. Saves from protocol version 1 (before a save named its game)
+are read too: the game is the record's, the seats are converted here and the settings by
+the game's ruleset (:meth:`~waddle.ruleset.Ruleset.upgrade_settings`). :class:`Saver` keeps both files current;
 :func:`read_save` reads them back, recovering from a journal cut short by a crash.
 """
 
@@ -57,7 +58,7 @@ class SavedTable(msgspec.Struct):
     settings: dict[str, Any]
     seats: list[SavedSeat]
     bots: list[str | None]
-    game: str = "hex"
+    game: str
     code: str | None = None
     table: str = ""
     version: int = 0
@@ -136,7 +137,7 @@ def read_save(path: str | Path) -> Resumed:
             else "not a host save file (it has no 'host' part)"
         raise RecordError(f"{path} is {what}: resume needs the file written by the host's --save")
     try:
-        saved = msgspec.convert(_upgrade(data["host"]), SavedTable)
+        saved = msgspec.convert(_upgrade(data["host"], data), SavedTable)
         ruleset = get_ruleset(saved.game)
         settings = msgspec.convert(saved.settings, Settings[ruleset.options_type])
     except (msgspec.ValidationError, ValueError) as exc:
@@ -173,17 +174,20 @@ def _recover(path: Path, match: Match, saved: SavedTable) -> tuple[int, int]:
     return len(journal.entries), version
 
 
-def _upgrade(host: Any) -> Any:
-    """A version 1 ``host`` part (the hex game, seats by colour, the hex options among the
-    settings) in the shape of version 2; anything else as it is."""
+def _upgrade(host: Any, record: dict[str, Any]) -> Any:
+    """A version 1 ``host`` part in the shape of today's: it named no game (the game is
+    the one whose records have the save's ``format``), its seats had a ``colour`` (now
+    ``label``), and its settings are the game's to convert
+    (:meth:`~waddle.ruleset.Ruleset.upgrade_settings`). Anything else as it is."""
     if not isinstance(host, dict) or host.get("protocol") != 1:
         return host
-    settings = dict(host.get("settings") or {})
-    options = {key: settings.pop(key) for key in ("map", "mirror_match", "realtime_score")
-               if key in settings}
+    ruleset = ruleset_of_record(record)
+    if ruleset is None or not isinstance(host.get("settings"), dict):
+        return host
     seats = [{**{k: v for k, v in seat.items() if k != "colour"}, "label": seat.get("colour")}
              if isinstance(seat, dict) else seat for seat in host.get("seats") or []]
-    return {**host, "game": "hex", "settings": {**settings, "options": options}, "seats": seats}
+    return {**host, "game": ruleset.name, "seats": seats,
+            "settings": ruleset.upgrade_settings(host["settings"], 1)}
 
 
 def restored_seats(resumed: Resumed, looks) -> list[Seat]:

@@ -7,6 +7,7 @@ import pytest
 from waddle.downtown.cards import (
     MAX_DECK_BYTES,
     Card,
+    DeckError,
     bundled_deck,
     deck_from_cards,
     load_deck,
@@ -14,7 +15,6 @@ from waddle.downtown.cards import (
 )
 from waddle.downtown.options import DowntownOptions, FileDeck
 from waddle.downtown.ruleset import RULESET
-from waddle.errors import DeckError
 
 #: DOWNTOWN.md "The deck": name, rule, scope, action, points.
 RECONSTRUCTION = [

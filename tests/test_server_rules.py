@@ -21,6 +21,7 @@ import protocol
 from waddle import SCOUT, Place
 from waddle.hex.options import BundledMap, HexOptions
 from waddle.hex.record import from_record
+from waddle.ruleset import get_ruleset
 
 
 async def test_every_act_rejection_code_and_nothing_changes(autojump_clock):
@@ -381,3 +382,14 @@ async def test_a_save_written_by_protocol_1_resumes_and_its_seat_is_reclaimed(tm
     assert len(snapshot.view.moves) == 6
     assert snapshot.lobby.settings.options == HexOptions(realtime_score=True)  # moved into options
     assert snapshot.lobby.settings.bots == ["random"]
+
+
+def test_the_game_converts_its_own_old_settings_and_the_host_only_the_seats():
+    old = json.loads((Path(__file__).parent / "data" / "save-files" / "protocol-1.json").read_text())
+    settings = old["host"]["settings"]
+    assert get_ruleset("hex").upgrade_settings(settings, 1) == {
+        "players": 2, "turn_timer": None, "bots": ["random"], "seat_order": "random",
+        "options": {"map": {"kind": "standard", "seed": None}, "mirror_match": False, "realtime_score": True}}
+    today = {"players": 3, "options": {"mirror_match": True}}
+    assert get_ruleset("hex").upgrade_settings(today, 2) == today
+    assert get_ruleset("downtown").upgrade_settings(today, 1) == today

@@ -1,4 +1,10 @@
-"""Exceptions raised by the engine. All are :class:`ValueError` subclasses."""
+"""Exceptions every game shares. All are :class:`ValueError` subclasses.
+
+A game's own errors live in its package and derive from these: the hex game's
+:class:`~waddle.hex.maps.MapError` and Waddle Downtown's
+:class:`~waddle.downtown.cards.DeckError` are :class:`FileError`\\ s, so whatever hosts
+or shows a game catches this module's classes and knows no game's.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +12,17 @@ from __future__ import annotations
 class IllegalActionError(ValueError):
     """An action that the rules forbid in the current position.
 
-    The message names the rule (RULES.md section) that forbids it.
+    The message names the rule (the rulebook's section) that forbids it.
     """
 
 
-class MapError(ValueError):
-    """A map that cannot be played. The message names the file, the place and the problem."""
+class FileError(ValueError):
+    """A file (or a file's part, such as a record's map) that cannot be used: a map, a
+    deck, a record. The message names the file, the place in it (a field, an index, a
+    card, a hex) and the problem: ``"lagoon.toml: hexes[3] at (1, 0): duplicate hex"``."""
 
 
-class RecordError(ValueError):
+class RecordError(FileError):
     """A game record that cannot be read or replayed.
 
     The message names the file, the place (the field, or the action's index) and the problem.
@@ -24,8 +32,3 @@ class RecordError(ValueError):
 class ViewError(ValueError):
     """Events or view data that do not follow from what a view knows (a client out of step
     with its host: it should ask for a fresh view). The message says where they part."""
-
-
-class DeckError(ValueError):
-    """A deck of Waddle Downtown cards that cannot be played. The message names the file,
-    the card (its number and name) and the field."""

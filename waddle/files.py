@@ -3,7 +3,7 @@
 Every file is read through :func:`read_text` (or :func:`read_bytes`), which reads no more
 than its cap, and parsed by :func:`parse_json` or :func:`parse_toml`, which raise nothing
 but :class:`ValueError` whatever the text: each reader turns both into its own error
-(:class:`~waddle.errors.MapError`, ...) naming the file.
+(a :class:`~waddle.errors.FileError`: the hex game's ``MapError``, ...) naming the file.
 """
 
 from __future__ import annotations

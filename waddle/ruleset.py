@@ -425,6 +425,13 @@ class Ruleset(ABC):
         options."""
         return options
 
+    def upgrade_settings(self, settings: Mapping[str, Any], protocol: int) -> dict[str, Any]:
+        """A saved table's settings (plain JSON, as a host of protocol version ``protocol``
+        wrote them) in today's shape, the game's own options under ``"options"``: a host
+        resuming an old save asks the game, which alone knows its options' history. The
+        default: as they are (a game whose saves never changed shape)."""
+        return dict(settings)
+
     def setup_name(self, options: Any) -> str:
         """The map, deck or variant ``options`` play, in a few words, for the history's
         split of a player's games (``"standard"``, ``"lagoon"``). The default: ``"standard"``."""

@@ -14,7 +14,7 @@ Exactly one card has the rule ``"copy"``, and it alone the action ``"copy"``; it
 ``scope`` and no ``points`` (it scores as the card it copies). A file can rename,
 re-point and re-score cards and give a scoring rule another of the known actions; it
 cannot add rules or actions. Every way in goes through :func:`deck_from_cards`, which
-refuses a bad deck with a :class:`~waddle.errors.DeckError` naming the file, the card
+refuses a bad deck with a :class:`DeckError` naming the file, the card
 (its number from 1, and its name) and the field.
 """
 
@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from waddle.downtown.board import CAPACITY
-from waddle.errors import DeckError
+from waddle.errors import FileError
 from waddle.files import parse_toml, read_text
 
 #: Cards in a deck (DOWNTOWN.md "Components": 13 cards of each colour).
@@ -41,6 +41,12 @@ NAME_MAX = 24
 POINTS_MAX = 10
 #: The largest deck file read, in bytes (the bundled deck's is under 2 KiB).
 MAX_DECK_BYTES = 64 * 1024
+
+
+class DeckError(FileError):
+    """A deck of Waddle Downtown cards that cannot be played. The message names the file,
+    the card (its number and name) and the field."""
+
 
 #: A card's name, as actions, events and views bound it.
 CardName = Annotated[str, msgspec.Meta(min_length=1, max_length=NAME_MAX)]
@@ -134,7 +140,7 @@ def deck_from_cards(items: Any, *, source: str = "<deck>") -> Deck:
     """Validate ``items`` (the list of card tables of a deck file, or a record's ``deck``).
 
     Raises:
-        waddle.errors.DeckError: naming ``source``, the card (``card 3 (Even)``) and the
+        DeckError: naming ``source``, the card (``card 3 (Even)``) and the
             field: not 13 cards, an unknown or missing field, a wrong type, an unknown
             rule or action, a Copy card not alone with its rule and action, a scope or
             points on the Copy card, points outside 0..10, a repeated name.
@@ -199,7 +205,7 @@ def parse_deck(text: str, *, source: str = "<deck>") -> Deck:
     """The deck in the TOML ``text`` of a deck file (``[[card]]`` tables, nothing else).
 
     Raises:
-        waddle.errors.DeckError: not TOML (nested too deeply included:
+        DeckError: not TOML (nested too deeply included:
             :func:`waddle.files.parse_toml`), other top-level keys, or a bad card (see
             :func:`deck_from_cards`).
     """
@@ -219,7 +225,7 @@ def load_deck(path: str | Path) -> Deck:
     """Read and validate the deck file at ``path`` (``--deck FILE``).
 
     Raises:
-        waddle.errors.DeckError: the file cannot be read, is over :data:`MAX_DECK_BYTES`,
+        DeckError: the file cannot be read, is over :data:`MAX_DECK_BYTES`,
             or is not a valid deck (see :func:`parse_deck`); the message names the file.
     """
     try:

@@ -43,7 +43,7 @@ def make_deck(choice: DeckChoice) -> Deck:
     """The deck ``choice`` names.
 
     Raises:
-        waddle.errors.DeckError: a deck file that cannot be read or used (naming the file,
+        waddle.downtown.cards.DeckError: a deck file that cannot be read or used (naming the file,
             the card and the field).
     """
     return load_deck(choice.path) if isinstance(choice, FileDeck) else bundled_deck()

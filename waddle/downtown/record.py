@@ -25,10 +25,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from waddle.downtown.actions import Action, action_from_dict
-from waddle.downtown.cards import Deck, deck_from_cards
+from waddle.downtown.cards import Deck, DeckError, deck_from_cards
 from waddle.downtown.state import State, shuffle
 from waddle.downtown.viewdata import COLOURS
-from waddle.errors import DeckError, IllegalActionError, RecordError
+from waddle.errors import IllegalActionError, RecordError
 from waddle.ruleset import check_record
 
 FORMAT = "waddle-downtown-record"

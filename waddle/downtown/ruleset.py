@@ -70,7 +70,7 @@ class DowntownRuleset(Ruleset):
                       host: DowntownOptions | None = None) -> None:
         """Raise ``ValueError`` if ``players`` is not 2 to 4, a peer chose a deck file
         other than the host's own (``host.deck``; any deck suits any number of players),
-        or the deck file cannot be used (a :class:`~waddle.errors.DeckError` naming the
+        or the deck file cannot be used (a :class:`~waddle.downtown.cards.DeckError` naming the
         file, the card and the field: read now, so ``serve --deck`` refuses a bad file at
         once, as ``--map`` does)."""
         if from_peer and isinstance(options.deck, FileDeck) and (host is None or options.deck != host.deck):
@@ -85,7 +85,7 @@ class DowntownRuleset(Ruleset):
         the host's, or a fresh random one, so the record replays the shuffle.
 
         Raises:
-            waddle.errors.DeckError: (a ``ValueError``) the deck file cannot be used.
+            waddle.downtown.cards.DeckError: (a ``ValueError``) the deck file cannot be used.
         """
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)

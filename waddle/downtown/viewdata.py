@@ -17,10 +17,10 @@ import msgspec
 
 from waddle.downtown.actions import Count, PlaceName
 from waddle.downtown.board import ROUNDS, layout
-from waddle.downtown.cards import Card, CardName, deck_from_cards
+from waddle.downtown.cards import Card, CardName, DeckError, deck_from_cards
 from waddle.downtown.events import Event
 from waddle.downtown.state import UNKNOWN, State
-from waddle.errors import DeckError, ViewError
+from waddle.errors import ViewError
 
 #: The seats' colours, in the order free seats take them (DOWNTOWN.md "Components").
 COLOURS = ("blue", "green", "purple", "cyan")

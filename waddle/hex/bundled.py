@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
 
-from waddle.errors import MapError
-from waddle.hex.maps import Map
+from waddle.hex.maps import Map, MapError
 
 
 @dataclass(frozen=True, slots=True)

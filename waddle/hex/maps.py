@@ -4,7 +4,7 @@ A map is data, never code (RULES.md "Maps"). In a game record it is the object
 ``{"hexes": [{"q": 0, "r": 0, "terrain": "water", "number": 1, "fish": [5, 1]},
 {"q": 1, "r": 0, "terrain": "ice"}, ...]}``; a map file holds the same list as TOML
 (``docs/maps.md``) or JSON. Every way in goes through :meth:`Map.from_dict`, which
-refuses a bad map with a :class:`~waddle.errors.MapError` naming the file, the place
+refuses a bad map with a :class:`MapError` naming the file, the place
 and the problem.
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from waddle.errors import MapError
+from waddle.errors import FileError
 from waddle.files import parse_json, parse_toml, read_text
 from waddle.hex.hexgrid import Hex, components, neighbours
 
@@ -32,6 +32,10 @@ MAX_NUMBER = 999
 MAX_COORD = 1000
 #: The largest map file read, in bytes: a map of :data:`MAX_HEXES` hexes is under 64 KiB.
 MAX_MAP_BYTES = 256 * 1024
+
+
+class MapError(FileError):
+    """A map that cannot be played. The message names the file, the place and the problem."""
 
 
 @dataclass(frozen=True, slots=True)

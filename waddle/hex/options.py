@@ -59,7 +59,7 @@ def make_map(choice: MapChoice, players: int) -> tuple[Map, int | None]:
     (a standard map without a seed gets a random one; other maps have none).
 
     Raises:
-        waddle.errors.MapError: an unknown bundled map, or a map file that cannot be read
+        waddle.hex.maps.MapError: an unknown bundled map, or a map file that cannot be read
             or used (naming the file and the problem).
     """
     if isinstance(choice, StandardMap):

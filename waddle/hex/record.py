@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from waddle.errors import IllegalActionError, MapError, RecordError
+from waddle.errors import IllegalActionError, RecordError
 from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
 from waddle.hex.actions import action_from_dict
 from waddle.hex.game import Game
-from waddle.hex.maps import Map
+from waddle.hex.maps import Map, MapError
 from waddle.ruleset import check_record
 
 FORMAT = "waddle-record"

@@ -14,13 +14,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from waddle.errors import IllegalActionError, MapError, ViewError
+from waddle.errors import IllegalActionError, ViewError
 from waddle.hex.actions import Action, Coord, Place, Scout
 from waddle.hex.analysis import analyse
 from waddle.hex.bots import BOTS, SEARCHES, make_bot
 from waddle.hex.events import Event, HalfEnded, Placed, Scouted, TookBack
 from waddle.hex.game import COLOURS, Game
-from waddle.hex.maps import MAX_HEXES, Map
+from waddle.hex.maps import MAX_HEXES, Map, MapError
 from waddle.hex.options import BundledMap, FileMap, HexOptions, StandardMap, describe, make_map
 from waddle.hex.record import FORMAT, from_record, to_record
 from waddle.jsonform import json_form
@@ -160,6 +160,15 @@ class HexRuleset(Ruleset):
         if isinstance(options.map, StandardMap):
             return msgspec.structs.replace(options, map=StandardMap(seed=seed))
         return options
+
+    def upgrade_settings(self, settings: Mapping[str, Any], protocol: int) -> dict[str, Any]:
+        """Protocol 1 (the hex game alone) kept the options (``map``, ``mirror_match``,
+        ``realtime_score``) among the table's settings: they move into ``options``."""
+        settings = dict(settings)
+        if protocol == 1:
+            names = [field.encode_name for field in msgspec.structs.fields(HexOptions)]
+            settings["options"] = {name: settings.pop(name) for name in names if name in settings}
+        return settings
 
     def setup_name(self, options: HexOptions) -> str:
         """The map: ``"standard"``, a bundled map's name or a map file's name, with
