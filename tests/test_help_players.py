@@ -1,12 +1,13 @@
-"""The commands that seat players take the player counts from the registered rulesets
-(issue 27: five help texts hard-coded them, so a third game would have edited each)."""
+"""The commands that seat players or choose bots take the player counts and the bots
+from the registered rulesets (issue 27: their help texts hard-coded both, so a third
+game would have edited each)."""
 
 from __future__ import annotations
 
 import pytest
 
 from client.cli import build_parser
-from waddle.ruleset import rulesets
+from waddle.ruleset import LEVELS, rulesets
 
 
 def help_of(command: str, capsys) -> str:
@@ -31,3 +32,18 @@ def test_a_player_count_no_game_takes_is_refused(capsys):
     with pytest.raises(SystemExit):
         parser.parse_args(["serve", "--players", str(max(everyone) + 1)])
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_play_names_each_games_count_of_bot_opponents(capsys):
+    text = help_of("play", capsys)
+    for ruleset in rulesets().values():
+        low, high = ruleset.players
+        assert f"{ruleset.title} {low - 1} to {high - 1}" in text, text
+
+
+@pytest.mark.parametrize("command", ["serve", "host", "play", "demo", "bot", "arena"])
+def test_the_bots_help_names_the_levels_and_each_games_kinds(command, capsys):
+    text = help_of(command, capsys)
+    assert f"levels {', '.join(LEVELS)}" in text, text
+    for ruleset in rulesets().values():
+        assert f"kinds of {ruleset.title}: {', '.join(ruleset.bots)}" in text, text

@@ -4,8 +4,10 @@ Shared by the commands that write a file as the game goes (``serve``/``host --sa
 ``play``/``demo --record``): :func:`check_writable`, run before any game starts. Shared
 by the commands that connect to a host (``join``, ``watch``, ``bot``):
 :func:`add_wait_argument`. Shared by the commands that seat players (``serve``, ``host``,
-``play``, ``demo``, ``arena``): :func:`player_counts` and :func:`players_help`, from the
-registered rulesets.
+``play``, ``demo``, ``arena``): :func:`player_counts` and :func:`players_help`; by those
+that choose bots (``serve``, ``host``, ``play``, ``demo``, ``bot``, ``arena``):
+:func:`bots_help` (and ``play``'s :func:`opponents_help`). Both from the registered rulesets, so that a game's help names what it
+has and no command names a game.
 """
 
 from __future__ import annotations
@@ -38,6 +40,25 @@ def players_help() -> str:
 
     return ", ".join(f"{ruleset.title} {ruleset.players[0]} to {ruleset.players[1]}"
                      for ruleset in rulesets().values())
+
+
+def opponents_help() -> str:
+    """The bot opponents each registered game takes beside one person, for a help text:
+    ``"Waddle 1 to 4, Waddle Downtown 1 to 3"``."""
+    from waddle.ruleset import rulesets
+
+    return ", ".join(f"{ruleset.title} {ruleset.players[0] - 1} to {ruleset.players[1] - 1}"
+                     for ruleset in rulesets().values())
+
+
+def bots_help() -> str:
+    """The bots players may choose, for a help text: the difficulty levels every game
+    has, then each registered game's bot kinds (:attr:`waddle.ruleset.Ruleset.bots`):
+    ``"levels easy, medium, hard; kinds of Waddle: random, greedy, search, uct; ..."``."""
+    from waddle.ruleset import LEVELS, rulesets
+
+    kinds = "; ".join(f"kinds of {ruleset.title}: {', '.join(ruleset.bots)}" for ruleset in rulesets().values())
+    return f"levels {', '.join(LEVELS)}; {kinds}"
 
 
 def check_writable(path: str | os.PathLike) -> None:

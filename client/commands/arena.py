@@ -15,7 +15,7 @@ import argparse
 import os
 
 from client.cli import seconds
-from client.commands import players_help
+from client.commands import bots_help, players_help
 
 #: Games a round robin's default (one cycle) may have before --games is asked for.
 MAX_DEFAULT_GAMES = 1000
@@ -39,8 +39,8 @@ def cores() -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from client.commands.serve import add_game_arguments
 
-    parser.epilog = ("Entrants: KIND[:BUDGET] (levels easy, medium, hard; kinds random, greedy, "
-                     "search; budget 0.1 = seconds a move, 500i = iterations a move), "
+    parser.epilog = (f"Entrants: KIND[:BUDGET] ({bots_help()}; budget 0.1 = seconds a move, "
+                     "500i = iterations a move), "
                      "cmd:COMMAND (an external bot, started with HOST:PORT --name NAME --code CODE "
                      "appended), each optionally NAME=... . Example: waddle arena greedy search:0.1 "
                      "'cmd:python examples/stdlib_bot.py' --players 3 --games 30 --seed 1. "

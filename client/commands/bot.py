@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
-from client.commands import add_wait_argument
+from client.commands import add_wait_argument, bots_help
 
 
 def strategies() -> tuple[str, ...]:
@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=tuple(BUILT_IN),
                         help="play only this game (default: whatever the host plays)")
     parser.add_argument("--strategy", default="greedy", choices=strategies(),
-                        help="a difficulty level (easy, medium, hard: see docs/arena.md) or "
-                             "one of the game's built-in bots (default: greedy)")
+                        help=f"a difficulty level (see docs/arena.md) or one of the game's "
+                             f"built-in bots ({bots_help()}; default: greedy)")
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--colour", metavar="COLOUR",
                         help="preferred seat colour (default: the first free one)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from client.cli import seconds
-from client.commands import check_writable, player_counts, players_help
+from client.commands import bots_help, check_writable, player_counts, players_help
 
 #: Bots seated by default, by seat (the first N for N players).
 DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
@@ -27,9 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int,
                         help="seed for the game (the map, the shuffles) and the bots (default: random)")
     parser.add_argument("--bots", nargs="+", metavar="KIND",
-                        help="bots by seat: levels easy, medium, hard or kinds random, greedy, "
-                             "search, uct (repeated to fill the seats; default: search greedy "
-                             "greedy random greedy)")
+                        help=f"bots by seat: {bots_help()} (repeated to fill the seats; "
+                             f"default: {' '.join(DEFAULT_BOTS)})")
     parser.add_argument("--json", action="store_true",
                         help="print only the result as JSON (as waddle replay --json, plus record)")
     parser.add_argument("--record", metavar="PATH",

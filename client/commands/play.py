@@ -14,16 +14,15 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import check_writable, serve
+from client.commands import bots_help, check_writable, opponents_help, serve
 from client.ui import options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=3, metavar="N",
-                        help="bot opponents, 1 to 4 (Waddle Downtown: 1 to 3; default 3)")
+                        help=f"bot opponents ({opponents_help()}; default 3)")
     parser.add_argument("--strategy", default="greedy", metavar="KIND",
-                        help="the bots' difficulty level (easy, medium, hard) or kind (random, "
-                             "greedy, search, uct; default greedy)")
+                        help=f"the bots' difficulty level or kind ({bots_help()}; default greedy)")
     serve.add_table_arguments(parser)
     serve.add_history_arguments(parser)
     serve.add_ssh_argument(parser)

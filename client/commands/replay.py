@@ -26,7 +26,8 @@ from client.ui import options
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD", help="the game record (JSON); - for standard input")
     parser.add_argument("--json", action="store_true",
-                        help="print only the result: finished, scores, winners (the hex game: halves)")
+                        help="print only the result: finished, scores, winners (and the game's own parts, "
+                             "such as a mirror match's halves)")
     parser.add_argument("--text", action="store_true",
                         help="print the final board and the score breakdown instead of opening the viewer")
     parser.add_argument("--seconds", dest="search_seconds", type=float, default=2.0, metavar="S",

@@ -14,7 +14,7 @@ import argparse
 
 from client.address import check_port
 from client.cli import seconds
-from client.commands import check_writable, player_counts, players_help
+from client.commands import bots_help, check_writable, player_counts, players_help
 
 DEFAULT_PORT = 7777
 #: Seconds the host's bots wait before each move (``--pace``).
@@ -38,8 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser,
                         help=f"seats at the table ({players_help()}; default 4)")
     parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
                         help="bots that fill empty seats when the owner starts, in seat order; "
-                             "the last repeats: levels easy, medium, hard or kinds random, "
-                             "greedy, search")
+                             f"the last repeats: {bots_help()}")
     add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=seconds, metavar="SECONDS",
