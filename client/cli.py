@@ -1,7 +1,8 @@
 """The ``waddle`` command line.
 
-Each subcommand lives in its own module of :mod:`client.commands`, imported only when
-it runs (so ``waddle --help`` starts fast). Every error is one clear line on stderr (cleaned:
+Each subcommand lives in its own module of :mod:`client.commands`, or of a game's client
+side for a game's own (:func:`client.games.commands`: the hex game's ``waddle map``),
+imported only when it runs (so ``waddle --help`` starts fast). Every error is one clear line on stderr (cleaned:
 it may quote what a host sent) and exit status 2; no tracebacks for user mistakes.
 """
 
@@ -12,7 +13,7 @@ import importlib
 import os
 import sys
 
-#: subcommand -> (module in client.commands, one-line help)
+#: subcommand -> (module in client.commands, one-line help); the games add their own
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "play a complete game between bots over TCP on this machine"),
     "play": ("play", "play a local game against bots in the terminal UI"),
@@ -22,7 +23,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("tables", "list the tables advertised on this LAN (--lan)"),
     "serve": ("serve", "run a dedicated host without a UI"),
     "bot": ("bot", "run a headless bot client against HOST:PORT"),
-    "map": ("map", "print a generated standard map"),
     "replay": ("replay", "step through a game record or save in the terminal viewer (--text: print it)"),
     "stats": ("stats", "players' games, wins, scores and ratings from the history of finished games"),
     "arena": ("arena", "play bots against each other and rate them (built-in and your own)"),
@@ -56,7 +56,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                "'waddle COMMAND --help' tells more.")
     parser.add_argument("--version", action="version", version=f"waddle {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, (module, help) in COMMANDS.items():
+    for name, (module, help) in _commands().items():
         sub_parser = sub.add_parser(name, help=help, description=help)
         sub_parser.set_defaults(module=module)
         if name == command:
@@ -74,8 +74,24 @@ def _version() -> str:
         return "unknown"
 
 
+def _commands() -> dict[str, tuple[str, str]]:
+    """The shell's subcommands and then every game's, as (module's full name, help).
+
+    Raises:
+        ValueError: a game's subcommand has a shell command's name.
+    """
+    from client.games import commands
+
+    games = commands()
+    clash = sorted(games.keys() & COMMANDS.keys())
+    if clash:
+        raise ValueError(f"a game adds the subcommand {clash[0]!r}, which waddle has already")
+    return {**{name: (f"client.commands.{module}", help) for name, (module, help) in COMMANDS.items()},
+            **games}
+
+
 def _module(name: str):
-    return importlib.import_module(f"client.commands.{name}")
+    return importlib.import_module(name)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,11 @@ A game's package holds the modules the game-neutral client finds by the ruleset'
 - ``ui``: its terminal view (:class:`client.ui.gameview.GameView`): board, panels,
   keys, hints, help, lobby fields and event lines.
 
+The package itself (its ``__init__``, kept free of imports so that ``waddle --help``
+starts fast) may hold ``COMMANDS``: the game's own ``waddle`` subcommands, name ->
+``(module, one-line help)``, each module with ``add_arguments(parser)`` and ``run(args)``
+as :mod:`client.commands`' (the hex game's ``waddle map``). :func:`commands` gathers them.
+
 The shell (lobby, chat, reconnects, banners, help frame) knows no game; a second game
 adds a package here.
 """
@@ -24,6 +29,24 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+
+
+def commands() -> dict[str, tuple[str, str]]:
+    """Every registered game's own subcommands (its package's ``COMMANDS``): name ->
+    ``(module, one-line help)``.
+
+    Raises:
+        ValueError: two games name the same subcommand.
+    """
+    from waddle.ruleset import BUILT_IN
+
+    found: dict[str, tuple[str, str]] = {}
+    for game in BUILT_IN:
+        for name, command in getattr(importlib.import_module(f"client.games.{game}"), "COMMANDS", {}).items():
+            if name in found:
+                raise ValueError(f"two games add the subcommand {name!r}")
+            found[name] = command
+    return found
 
 
 def part(game: str, name: str) -> ModuleType:

@@ -1,4 +1,5 @@
-"""``waddle map``: print a standard map, a bundled map or a map file.
+"""``waddle map``, the hex game's own subcommand (:data:`client.games.hex.COMMANDS`):
+print a standard map, a bundled map or a map file.
 
 As text (the board of :mod:`waddle.hex.render` and its fishing pools), or with ``--json``
 as the ``map`` object of a game record (``docs/records.md``), on one line. Without
@@ -12,8 +13,11 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=4, choices=range(2, 6), metavar="N",
-                        help="players, 2 to 5: picks the standard tiles (default 4)")
+    from waddle.ruleset import get_ruleset
+
+    low, high = get_ruleset("hex").players
+    parser.add_argument("--players", type=int, default=4, choices=range(low, high + 1), metavar="N",
+                        help=f"players, {low} to {high}: picks the standard tiles (default 4)")
     parser.add_argument("--seed", type=int, help="seed of the standard map (default: random)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--bundled", "--name", dest="bundled", metavar="NAME",
