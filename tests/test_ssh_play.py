@@ -23,6 +23,7 @@ import hashlib
 import re
 import shutil
 import signal
+import string
 import struct
 import subprocess
 import termios
@@ -35,13 +36,14 @@ pytestmark = pytest.mark.pty
 SSH = shutil.which("ssh")
 
 
-def guest(port: int, name: str, known_hosts, key=None) -> Terminal:
+def guest(port: int, name: str, known_hosts, key=None, *options: str, env: dict[str, str] | None = None) -> Terminal:
     """``ssh`` as a guest types it, on a fresh known-hosts file and no user config; with
-    the private ``key`` file if given, else with no key at all."""
+    the private ``key`` file if given, else with no key at all; ``options`` and ``env``
+    (the guest's own terminal's, e.g. its ``TERM``) added."""
     login = ["-o", "IdentitiesOnly=yes", "-i", str(key)] if key else ["-o", "PubkeyAuthentication=no"]
     return Terminal(["-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new",
-                     "-o", f"UserKnownHostsFile={known_hosts}", *login,
-                     "-p", str(port), f"{name}@127.0.0.1"], command=(SSH,))
+                     "-o", f"UserKnownHostsFile={known_hosts}", *login, *options,
+                     "-p", str(port), f"{name}@127.0.0.1"], command=(SSH,), env=env)
 
 
 def host(tmp_path, *options: str, players: int = 2) -> tuple[Terminal, int]:
@@ -225,6 +227,39 @@ def test_two_ssh_guests_and_a_host_bot_play_a_whole_game_to_the_final_scores(tmp
             assert score_rows(g) == expected, g.text()
         winner = next(letter for letter, row in expected.items() if row[-1] == "★")
         assert all(f"won by {winner} " in g.screen.display[0] for g in guests)
+    finally:
+        for terminal in terminals:
+            terminal.close()
+
+
+def coloured(terminal: Terminal) -> int:
+    """How many cells of the screen have a colour of their own (text or background)."""
+    return sum(cell.fg != "default" or cell.bg != "default"
+               for row in terminal.screen.buffer.values() for cell in row.values())
+
+
+@pytest.mark.skipif(SSH is None, reason="no OpenSSH client on this machine")
+def test_a_terminal_without_colour_or_without_utf8_gets_the_plain_screen(tmp_path):
+    server, port = host(tmp_path, "--bots", "easy", "--pace", "0", players=3)
+    known = tmp_path / "known_hosts"
+    terminals = [server]
+    try:
+        vt = guest(port, "vt", known, env={"TERM": "vt100"})  # an old terminal: ASCII, no colour
+        terminals.append(vt)
+        wait(terminals, lambda: "vt (you)" in vt.text(), "vt seated")
+        latin = guest(port, "latin", known, None, "-o", "SendEnv=LANG", env={"LANG": "en_US.ISO-8859-1"})
+        terminals.append(latin)  # a Latin-1 terminal (its locale sent): ASCII, in colour
+        wait(terminals, lambda: "latin (you)" in latin.text(), "latin seated")
+        vt.keys("\x1b[B" * 9 + "\r")
+        wait(terminals, lambda: "Start anyway?" in vt.text(), "the owner asked: latin is not ready")
+        vt.keys("y")
+        wait(terminals, lambda: all("Track A" in t.text() for t in (vt, latin))
+             and "YOUR TURN" in vt.text() + latin.text(), "the game on both screens")
+        for terminal in (vt, latin):
+            assert set(terminal.text()) <= set(string.printable), terminal.text()
+            assert "|" in terminal.text()  # the panel's bar, in ASCII
+        assert coloured(vt) == 0
+        assert coloured(latin) > 100  # the board's ice and water
     finally:
         for terminal in terminals:
             terminal.close()
