@@ -12,7 +12,12 @@ easy host bot play a whole game on a hand-made pond (one pool, six ice hexes: th
 turns a game of three has) at a table without a code, each guest's turns by keys (Bob's
 first by a mouse click on a hex), each turn ringing the guest's bell and naming the window,
 to the final scores on both guests' screens, the host's. Waiting is for the screens (and
-the host's save, to know a move landed), bounded by a timeout; no sleeps.
+the host's save, to know a move landed). A vt100 guest gets the screen in ASCII without
+colour, a guest whose ssh sends a Latin-1 ``LANG`` in ASCII with colour. Inside a private
+network namespace whose machine has a LAN address, a host listening on every interface
+prints the ssh command with that address as its first line (``serve``, and ``host`` with
+``--ssh PORT``), and the command as printed brings a guest in. Waiting is bounded by a
+timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import base64
 import fcntl
 import hashlib
 import re
+import shlex
 import shutil
 import signal
 import string
@@ -29,6 +35,7 @@ import subprocess
 import termios
 
 import pytest
+from lan_kit import make_namespace, wait_for_line
 from test_pty import Terminal, actions, actions_now, saved_now, wait
 
 pytestmark = pytest.mark.pty
@@ -263,3 +270,47 @@ def test_a_terminal_without_colour_or_without_utf8_gets_the_plain_screen(tmp_pat
     finally:
         for terminal in terminals:
             terminal.close()
+
+
+#: The LAN address of the namespace's machine (a documentation address, on its loopback,
+#: where its default route leads: nothing leaves the namespace).
+LAN = "198.51.100.7"
+
+
+@pytest.mark.skipif(SSH is None, reason="no OpenSSH client on this machine")
+def test_listening_on_the_lan_the_first_line_is_the_ssh_command_with_the_lan_address(tmp_path):
+    namespace = make_namespace()
+    processes = []
+    try:
+        for route in (["addr", "add", f"{LAN}/32", "dev", "lo"], ["route", "add", "default", "dev", "lo", "src", LAN]):
+            namespace.run(["ip", *route], check=True)
+        server = namespace.popen(namespace.waddle("serve", "--address", "0.0.0.0", "--port", "0", "--ssh", "0",
+                                                  "--players", "2", "--no-history", "--save", str(tmp_path / "s.json")),
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        processes.append(server)
+        first = wait_for_line(server, "join with:")[0]
+        command = re.fullmatch(r"ssh guests:  (ssh -p \d+ NAME@(\S+))  \(NAME: the name to play under\)", first)
+        assert command and command.group(2) == LAN, first
+        ann = Terminal(["-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new", "-o", "PubkeyAuthentication=no",
+                        "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
+                        *shlex.split(command.group(1).replace("NAME", "ann"))[1:]],
+                       command=(SSH,), prefix=namespace.prefix)  # the command exactly as printed
+        processes.append(ann)
+        wait([ann], lambda: "ann (you)" in ann.text(), "ann in the lobby by the printed command")
+
+        hosting = Terminal(["host", "--address", "0.0.0.0", "--port", "7777", "--ssh", "2222", "--no-history",
+                            "--save", str(tmp_path / "h.json")], prefix=namespace.prefix)  # fixed ports: the namespace's own
+        processes.append(hosting)
+        wait([hosting], lambda: "Others join with:" in hosting.text(), "the host's lobby")
+        line = bytes(hosting.output).decode("utf-8", "replace").split("\r\n")[0]
+        assert line.startswith("Hosting on 0.0.0.0:7777. Others join with:  waddle join ")
+        assert line.endswith(f"  or  ssh -p 2222 NAME@{LAN}")
+        assert f"ssh -p 2222 NAME@{LAN}" in hosting.text()
+    finally:
+        for process in reversed(processes):
+            if isinstance(process, Terminal):
+                process.close()
+            else:
+                process.kill()
+                process.wait(10)
+        namespace.close()

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     local = "127.0.0.1" if address in ("0.0.0.0", "") else address
     join = serve.join_command(address, "{port}", code)
     if port:
-        print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}")
+        print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}{_ssh_too(address, args.ssh)}")
     if args.lan:
         print(f"Hosting {serve.LAN_NOTE}")
     if args.ssh is not None:
@@ -73,6 +73,17 @@ def run(args: argparse.Namespace) -> int:
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     return run_ui_then_say_saved(session, args, server.table)
+
+
+def _ssh_too(address: str, ssh_port: int | None) -> str:
+    """The ssh command to add to the first line, when the gateway's port is known before it
+    listens (``--ssh PORT``, not 0: the lobby shows that one), e.g.
+    ``"  or  ssh -p 2222 NAME@192.168.1.20"`` (with the LAN address when listening on one)."""
+    if not ssh_port:
+        return ""
+    from server.ssh.address import shown_address, ssh_command
+
+    return f"  or  {ssh_command(shown_address(address), ssh_port)}"
 
 
 def run_ui_then_say_saved(session, args, table) -> int:
