@@ -20,7 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("host", "host a game on this machine and play in the terminal UI"),
     "join": ("join", "join a game hosted at HOST:PORT (or found on the LAN) in the terminal UI"),
     "watch": ("watch", "watch a game hosted at HOST:PORT (or found on the LAN) as a spectator"),
-    "tables": ("tables", "list the tables advertised on this LAN (--lan)"),
+    "tables": ("tables", "list a club's tables (HOST:PORT) or those advertised on this LAN (--lan)"),
     "serve": ("serve", "run a dedicated host without a UI"),
     "bot": ("bot", "run a headless bot client against HOST:PORT"),
     "replay": ("replay", "step through a game record or save in the terminal viewer (--text: print it)"),

@@ -33,10 +33,13 @@ from protocol import (
     Welcome,
     clean,
 )
-from protocol.messages import MAX_LABEL, MAX_MESSAGE
+from protocol.messages import MAX_LABEL, MAX_MESSAGE, TableInfo, TableSeat
+from protocol.text import clean_name, pad, shown
 
 #: Seconds a club request may take (connecting, the handshake, the answer).
 TIMEOUT = 10.0
+#: What a table's phase is called in a listing.
+PHASES = {"lobby": "not started", "playing": "in play", "finished": "game over"}
 
 
 async def list_tables(host: str, port: int, *, timeout: float = TIMEOUT) -> Tables:
@@ -88,6 +91,27 @@ async def request(host: str, port: int, message: Any, answer: type, *, timeout: 
         raise ClientError(f"{where} did not answer within {timeout:g} s") from None
     except (OSError, ProtocolError) as exc:
         raise ClientError(f"cannot ask {where}: {clean(str(exc)) or type(exc).__name__}") from None
+
+
+def seat_text(seat: TableSeat, phase: str = "lobby") -> str:
+    """A seat of a listed table in ``phase`` for people, its host's text cleaned:
+    ``"Ann 31.2"`` (with the rating the club's history knows), ``"Pingu (greedy bot)"``,
+    ``"Bob (away)"`` (a person not connected, before the game is over)."""
+    name = shown(clean_name(seat.name, "?"))
+    if seat.bot is None and not seat.connected and phase != "finished":
+        name += " (away)"
+    return name if seat.rating is None else f"{name} {seat.rating:.1f}"
+
+
+def table_line(info: TableInfo) -> str:
+    """One table of a club's listing for people, its host's text cleaned, e.g.
+    ``"5c1f0e9a2b7d4411  Friday              Waddle Downtown  2/4 seated  not started  1 watching  code  Ann 31.2, Bob"``."""
+    seats = ", ".join(seat_text(seat, info.phase) for seat in info.seats)
+    watching = f"{info.spectators} watching" if info.spectators else ""
+    return (f"{pad(shown(clean(info.table, MAX_LABEL)), 16)}  {pad(shown(clean(info.name)), 18)}  "
+            f"{pad(shown(clean(info.title, MAX_LABEL)), 15)}  {len(info.seats)}/{info.players} seated  "
+            f"{PHASES.get(info.phase, '?'):<11}  {watching:<11}  {'code' if info.code_required else 'open'}"
+            f"{'  ' + seats if seats else ''}").rstrip()
 
 
 def _check_club(where: str, welcome: Any) -> None:

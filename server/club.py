@@ -54,6 +54,7 @@ from server.driver import run as run_table
 from server.table import Table
 from waddle.errors import RecordError
 from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
+from waddle.history.stats import shown
 from waddle.ruleset import BUILT_IN, get_ruleset
 
 log = logging.getLogger("waddle.server")
@@ -63,8 +64,10 @@ CLUB_FILE = "club.json"
 #: What a table's save file is called in the club's folder (``ID.waddle.json``).
 SAVE_SUFFIX = ".waddle.json"
 
-#: ``ratings(names, game)``: each known name's rating in the game (history's API).
-Ratings = Callable[[list[str], str], dict[str, float]]
+#: ``ratings(names, game, bots)``: the ratings in ``game`` of the people ``names`` and the
+#: bot kinds ``bots``, keyed as people read them (``Ann``, ``greedy (bot)``), those known
+#: (:meth:`server.history.History.ratings`, each's ``ordinal``).
+Ratings = Callable[[list[str], str, list[str]], dict[str, float]]
 
 
 @dataclass
@@ -241,10 +244,12 @@ class Club:
     def info(self, table: Table) -> TableInfo:
         """``table`` as the club's lobby lists it (names, never tokens), with the names'
         ratings in its game when the club has a history."""
-        people = [seat.name for seat in table.seats]
-        ratings = self.ratings(people, table.ruleset.name) if self.ratings and people else {}
+        people = [seat.name for seat in table.seats if seat.bot is None]
+        bots = [seat.bot for seat in table.seats if seat.bot is not None]
+        ratings = self.ratings(people, table.ruleset.name, bots) if self.ratings and table.seats else {}
         seats = [TableSeat(name=seat.name, bot=seat.bot, connected=seat.peer is not None,
-                           rating=ratings.get(seat.name)) for seat in table.seats]
+                           rating=ratings.get(seat.name if seat.bot is None else shown(seat.bot, True)))
+                 for seat in table.seats]
         return TableInfo(table=table.id, name=self.names.get(table.id, table.id),
                          game=table.ruleset.name, title=table.ruleset.title, phase=table.phase,
                          players=table.settings.players, seats=seats,

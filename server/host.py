@@ -144,7 +144,8 @@ class Host:
         if config.club and config.ssh is not None:
             raise ValueError("a club has no SSH gateway yet: host it without ssh")
         if config.club:
-            self.club = _club(config, options, self._game_over if self.history else None)
+            self.club = _club(config, options, self._game_over if self.history else None,
+                              self._ratings if self.history else None)
             saved = self.club.listening
         else:
             if config.resume:
@@ -234,6 +235,12 @@ class Host:
 
     def _game_over(self, table: Table) -> None:
         self.history.submit(finished_game(table))
+
+    def _ratings(self, names: list[str], game: str, bots: list[str]) -> dict[str, float]:
+        """The club lobby's ratings (:data:`server.club.Ratings`) from the history, in memory:
+        those of players with a rated game (a newcomer has none to show)."""
+        return {player: rating.ordinal for player, rating in self.history.ratings(names, game, bots=bots).items()
+                if rating.games}
 
     async def _advertise(self) -> None:
         """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
@@ -422,16 +429,18 @@ def _takes_seat(connection: Connection, message: Any) -> bool:
     return False
 
 
-def _club(config: ServerConfig, options: dict[str, Any], game_over: Callable[[Table], None] | None) -> Club:
+def _club(config: ServerConfig, options: dict[str, Any], game_over: Callable[[Table], None] | None,
+          ratings: Ratings | None) -> Club:
     """The club ``config`` asks for: resumed from its folder, else a new one saving to
-    ``config.save`` (made if missing; ``None``: nothing saved).
+    ``config.save`` (made if missing; ``None``: nothing saved); its lobby shows
+    ``config.ratings``, else ``ratings`` (the host's history's).
 
     Raises:
         waddle.RecordError: ``config.resume`` is not a club's folder.
         OSError: the folder cannot be made.
     """
     made = dict(limits=config.club_limits, defaults={config.game: config.settings},
-                table_options=options, ratings=config.ratings, game_over=game_over)
+                table_options=options, ratings=config.ratings or ratings, game_over=game_over)
     if config.resume:
         return Club.resume(config.resume, **made)
     directory = Path(config.save) if config.save else None

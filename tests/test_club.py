@@ -65,3 +65,33 @@ async def test_club_requests_get_typed_rejections():
             except ClientError as exc:
                 assert "unknown_table" in str(exc)
             nursery.cancel_scope.cancel()
+
+
+async def test_the_club_s_lobby_shows_each_player_s_rating_from_the_host_s_history(tmp_path):
+    from client.botplay import start_when_full
+    from waddle.history import connect as open_history
+    from waddle.history import ratings
+
+    path = tmp_path / "history.sqlite"
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0, history=path))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            first = await create_table("127.0.0.1", port, "hex", Settings(players=2, bots=["random"]))
+            second = await create_table("127.0.0.1", port, "hex", Settings(players=2, bots=["greedy"]))
+            async with connect("127.0.0.1", port, name="Ada", table=first.table) as client:
+                await start_when_full(client)
+                await play(client, get_ruleset("hex").make_bot("random", 1), ready=False)
+            assert await trio.to_thread.run_sync(host.history.idle, 30)
+            async with connect("127.0.0.1", port, name="Ada", table=second.table) as client:
+                listed = await list_tables("127.0.0.1", port)
+            nursery.cancel_scope.cancel()
+    db = open_history(path)
+    try:
+        rated = ratings(db, ["Ada"], "hex", bots=["random"])
+    finally:
+        db.close()
+    done, waiting = listed.tables
+    assert [(s.name, s.rating) for s in done.seats if s.bot is None] == [("Ada", rated["Ada"].ordinal)]
+    assert [s.rating for s in done.seats if s.bot == "random"] == [rated["random (bot)"].ordinal]
+    assert [(s.name, s.rating) for s in waiting.seats] == [("Ada", rated["Ada"].ordinal)]

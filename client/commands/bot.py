@@ -36,7 +36,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strategy", default="greedy", choices=strategies(),
                         help=f"a difficulty level (see docs/arena.md) or one of the game's "
                              f"built-in bots ({bots_help()}; default: greedy)")
-    parser.add_argument("--code", help="the table's join code, if it has one")
+    parser.add_argument("--code", help="the table's join code, if it has one (with --create: the "
+                                       "new table's)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--table", metavar="ID",
+                       help="at a club (waddle serve --club), sit at the table with this id "
+                            "(waddle tables HOST:PORT lists them)")
+    where.add_argument("--create", metavar="GAME", choices=tuple(BUILT_IN),
+                       help="at a club, open a table of GAME with the options "
+                            "below, as waddle serve takes them, and sit at it")
     parser.add_argument("--colour", metavar="COLOUR",
                         help="preferred seat colour (default: the first free one)")
     parser.add_argument("--token", help="reclaim the seat with this token (default: the seat "
@@ -51,6 +59,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "once every seat is filled")
     add_wait_argument(parser)
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
+    add_create_arguments(parser)
+
+
+def add_create_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a table ``--create`` opens, as ``waddle serve`` takes them (its seats,
+    turns and the game's own options; ``--seed`` seeds the game as well as the bot)."""
+    from client.commands import serve
+
+    group = parser.add_argument_group("a table opened with --create GAME (as waddle serve takes "
+                                      "them; --seed seeds its game too)")
+    group.add_argument("--table-name", metavar="NAME",
+                       help="the new table's name in the club's list (default: the game's title "
+                            "and a number; unique in the club)")
+    serve.add_seat_arguments(group)
+    serve.add_turn_arguments(group)
+    serve.add_game_arguments(parser, choose=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +83,43 @@ def run(args: argparse.Namespace) -> int:
     from client.address import parse_address
 
     host, port = parse_address(args.address)
-    return trio.run(_play, host, port, args)
+    settings = created_settings(args) if args.create else None
+    return trio.run(_play, host, port, args, settings)
+
+
+def created_settings(args: argparse.Namespace):
+    """The settings of the table ``--create GAME`` opens (:func:`client.commands.serve.settings_from`).
+
+    Raises:
+        ValueError: as ``settings_from``; ``--game`` naming another game than ``--create``.
+    """
+    from client.commands import serve
+
+    if args.game is not None and args.game != args.create:
+        raise ValueError(f"--game {args.game} and --create {args.create} name two games")
+    args.game = args.create
+    return serve.settings_from(args)
+
+
+async def open_table(host: str, port: int, args: argparse.Namespace, settings) -> str:
+    """Open the table ``--create`` asks for at the club at ``host``:``port``; its id.
+
+    Raises:
+        client.cli.UserError: the club refused (``too_many_tables``, ``bad_settings``...) or
+            cannot be reached, saying why.
+    """
+    from client.cli import UserError
+    from client.club import create_table
+    from client.core import ClientError
+    from protocol.text import clean
+
+    try:
+        created = await create_table(host, port, args.create, settings, name=args.table_name, code=args.code)
+    except ClientError as exc:
+        raise UserError(str(exc)) from None
+    if not args.quiet:
+        print(f"opened table {clean(created.table)} ({clean(created.name)}) at {host}:{port}", flush=True)
+    return created.table
 
 
 def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
@@ -72,7 +132,7 @@ def make_bot(ruleset, kind: str, seed: int | None, seconds: float):
     return ruleset.make_bot(kind, seed, **({"seconds": seconds} if kind in ruleset.timed_bots else {}))
 
 
-async def _play(host: str, port: int, args: argparse.Namespace) -> int:
+async def _play(host: str, port: int, args: argparse.Namespace, settings=None) -> int:
     import functools
 
     import trio
@@ -85,9 +145,10 @@ async def _play(host: str, port: int, args: argparse.Namespace) -> int:
     from protocol.text import clean
 
     client = None  # bound once seated
+    table = await open_table(host, port, args, settings) if args.create else args.table
     try:
         async with connect(host, port, name=args.name, label=args.colour, code=args.code,
-                           game=args.game, token=args.token, software=f"waddle-bot/{args.strategy}",
+                           game=args.game, table=table, token=args.token, software=f"waddle-bot/{args.strategy}",
                            seat_store=SeatStore(), first_wait=args.wait, follow_resume=False,
                            on_retry=say_retry) as client:
             state = client.state

@@ -38,6 +38,9 @@ def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> N
     parser.add_argument("--name", default=os.environ.get("USER") or default_name,
                         help="your name (default: your login name)")
     parser.add_argument("--code", help="the table's join code, if it has one")
+    parser.add_argument("--table", metavar="ID",
+                        help="at a club (waddle serve --club), the table with this id "
+                             "(waddle tables HOST:PORT lists them)")
     add_wait_argument(parser)
     add_browse_argument(parser)
     options.add_arguments(parser)
@@ -58,7 +61,7 @@ def open_table(args: argparse.Namespace, **client_options) -> int:
     host, port = parse_address(args.address)
     session = RemoteSession(host, port, client_options={
         "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
-        **client_options})
+        "table": args.table, **client_options})
     status = run_ui(session, args)
     message = come_back(session.state, args)
     if message:
@@ -92,6 +95,8 @@ def come_back(state, args: argparse.Namespace) -> str | None:
     (whether the game is saved, how it goes on) and the same command for when it runs again;
     ``None`` for a spectator, a finished game or a client that never sat down."""
     again = f"waddle join {args.address} --name {shell_word(args.name)}"
+    if getattr(args, "table", None):
+        again += f" --table {shell_word(args.table)}"
     if args.code:
         again += f" --code {shell_word(args.code)}"
     return come_back_with(state, again)

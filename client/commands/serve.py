@@ -34,11 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--port", type=int,
                         help=f"TCP port (default {DEFAULT_PORT}; 0: any free port; with "
                              "--resume: the saved game's, where its players wait)")
-    parser.add_argument("--players", type=int, default=4, choices=player_counts(), metavar="N",
-                        help=f"seats at the table ({players_help()}; default 4)")
-    parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
-                        help="bots that fill empty seats when the owner starts, in seat order; "
-                             f"the last repeats: {bots_help()}")
+    add_seat_arguments(parser)
     add_table_arguments(parser)
     parser.add_argument("--code", help=code_help)
     parser.add_argument("--grace", type=seconds, metavar="SECONDS",
@@ -51,10 +47,16 @@ def add_arguments(parser: argparse.ArgumentParser,
     parser.add_argument("--max-per-address", type=int, default=16, metavar="N",
                         help="most connections from one address (default 16; a player "
                              "reclaiming a seat always gets in)")
-    parser.add_argument("--resume", metavar="FILE", help="continue the game saved in FILE")
+    parser.add_argument("--club", action="store_true",
+                        help="host a club: any number of tables of either game on this one port, "
+                             "opened by the players (--save and --resume then name the club's "
+                             "folder; the game's options are a new table's defaults; docs/club.md)")
+    parser.add_argument("--resume", metavar="FILE",
+                        help="continue the game saved in FILE (a folder: the club saved there)")
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
-                             "waddle-DATE-TIME.waddle.json here, or the --resume file)")
+                             "waddle-DATE-TIME.waddle.json here, or the --resume file; a club: "
+                             "a new folder waddle-club-DATE-TIME)")
     add_history_arguments(parser)
     parser.add_argument("--log-level", default="info",
                         choices=("debug", "info", "warning", "error"), help="default info")
@@ -133,36 +135,54 @@ def history_from(args: argparse.Namespace, command: str):
     return path
 
 
+def add_seat_arguments(parser) -> None:
+    """``--players N`` and ``--bots KIND...``: a table's seats (``serve``, ``host``, and
+    ``bot --create``)."""
+    parser.add_argument("--players", type=int, default=4, choices=player_counts(), metavar="N",
+                        help=f"seats at the table ({players_help()}; default 4)")
+    parser.add_argument("--bots", nargs="+", metavar="KIND", default=[],
+                        help="bots that fill empty seats when the owner starts, in seat order; "
+                             f"the last repeats: {bots_help()}")
+
+
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of the game at the table, the same on ``serve``, ``host`` and ``play``:
-    the game and its own options (:func:`add_game_arguments`), ``--seed``, ``--turn-timer``,
-    ``--seat-order``, ``--pace`` and ``--hints``."""
+    the game and its own options (:func:`add_game_arguments`), ``--seed``, the turn's
+    (:func:`add_turn_arguments`) and ``--pace``."""
     add_game_arguments(parser)
     parser.add_argument("--seed", type=int,
                         help="seed of the game (the standard map, the shuffles), the opening "
                              "order and the host's bots (default: random)")
+    add_turn_arguments(parser)
+    parser.add_argument("--pace", type=seconds, metavar="SECONDS",
+                        help="pause before each move of the host's bots, so people can follow "
+                             f"and take back (default {DEFAULT_PACE:g}; with --resume: the saved "
+                             "game's)")
+
+
+def add_turn_arguments(parser) -> None:
+    """``--turn-timer``, ``--seat-order`` and ``--hints`` (``serve``, ``host``, ``play`` and
+    ``bot --create``)."""
     parser.add_argument("--turn-timer", type=seconds, metavar="SECONDS",
                         help="seconds per turn before a bot plays it (default: no timer)")
     parser.add_argument("--seat-order", choices=("random", "seated"), default="random",
                         help="opening turn order: shuffled at the start, seeded by --seed "
                              "(default), or as seated (the order of joining, then the bots)")
-    parser.add_argument("--pace", type=seconds, metavar="SECONDS",
-                        help="pause before each move of the host's bots, so people can follow "
-                             f"and take back (default {DEFAULT_PACE:g}; with --resume: the saved "
-                             "game's)")
     parser.add_argument("--hints", choices=("auto", "on", "off"), default="auto",
                         help="whether players may ask the search bot for a hint (e): auto "
                              "allows them only at a table with bots (default), on, off")
 
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--game`` and every game's own options (:mod:`client.games`), each game's in a
-    group of its own; :func:`game_options` refuses another game's."""
+def add_game_arguments(parser: argparse.ArgumentParser, choose: bool = True) -> None:
+    """``--game`` (unless not ``choose``: ``bot --create GAME`` names it) and every game's
+    own options (:mod:`client.games`), each game's in a group of its own;
+    :func:`game_options` refuses another game's."""
     from client.games import part
     from waddle.ruleset import BUILT_IN, DEFAULT_RULESET
 
-    parser.add_argument("--game", choices=tuple(BUILT_IN), default=DEFAULT_RULESET,
-                        help=f"which game (default {DEFAULT_RULESET})")
+    if choose:
+        parser.add_argument("--game", choices=tuple(BUILT_IN), default=DEFAULT_RULESET,
+                            help=f"which game (default {DEFAULT_RULESET})")
     for game in BUILT_IN:
         part(game, "cli").add_arguments(parser)
 
@@ -258,9 +278,10 @@ def run(args: argparse.Namespace) -> int:
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
     if args.port is not None:
         check_port(args.port, any_free=True)
+    club = club_from(args)
     save = args.save
     if save is None and args.resume is None:
-        save = time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json")
+        save = time.strftime("waddle-club-%Y%m%d-%H%M%S" if club else "waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=address_from(args), port=args.port, default_port=DEFAULT_PORT,
                              settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
@@ -269,11 +290,12 @@ def run(args: argparse.Namespace) -> int:
                              bot_delay=pace_from(args), tasks=(collect_young,),
                              history=history_from(args, "serve"),
                              lan=lan_name(args),
-                             ssh=ssh_from(args)))
-    if args.resume and args.code:
-        host.table.code = args.code  # else the saved code (maybe none) stays
-    if host.table.save_path is not None:
-        check_writable(host.table.save_path)
+                             ssh=ssh_from(args), club=club))
+    if not club:
+        if args.resume and args.code:
+            host.table.code = args.code  # else the saved code (maybe none) stays
+        if host.table.save_path is not None:
+            check_writable(host.table.save_path)
     tune_gc()
     try:
         trio.run(_serve, host)
@@ -282,10 +304,41 @@ def run(args: argparse.Namespace) -> int:
             raise
     except KeyboardInterrupt:
         pass
-    message = saved_message(host.table, "serve")
+    message = club_saved_message(host.club, "serve") if club else saved_message(host.table, "serve")
     if message:
         print(f"host stopped; {message}", flush=True)
     return 0
+
+
+def club_from(args: argparse.Namespace) -> bool:
+    """Whether the command hosts a club: ``--club``, or ``--resume`` of a folder (a club's).
+
+    Raises:
+        ValueError: an option a club does not take (``--code``: each table has its own;
+            ``--lan``: a club is not advertised yet).
+    """
+    import os
+
+    club = args.club or bool(args.resume and os.path.isdir(args.resume))
+    if club and args.code:
+        raise ValueError("a club's tables have their own join codes, given when a table is opened "
+                         "(waddle bot --create GAME --code CODE, or in the club's lobby): --code is "
+                         "for a host of one table")
+    if club and args.lan:
+        raise ValueError("a club is not advertised on the LAN (yet): give its HOST:PORT to the players")
+    return club
+
+
+def club_saved_message(club, command: str) -> str | None:
+    """What to tell the user once a club's host stopped: where its tables are saved and how
+    they go on (``waddle serve --resume FOLDER``); ``None`` when nothing is saved."""
+    if club.directory is None:
+        return None
+    playing = sum(1 for table in club.tables.values() if table.phase == "playing")
+    if not playing:
+        return f"the club's games are saved in {club.directory}"
+    return (f"the club's {playing} game(s) in play are saved in {club.directory}; continue them with: "
+            f"waddle {command} --resume {club.directory}")
 
 
 def saved_message(table, command: str) -> str | None:
@@ -335,6 +388,8 @@ async def _stop_on_signal(scope) -> None:
 
 
 def _announce(host, port: int) -> None:
+    if host.club is not None:
+        return _announce_club(host, port)
     table = host.table
     for line in ssh_lines(host):
         print(line, flush=True)
@@ -348,9 +403,24 @@ def _announce(host, port: int) -> None:
     print("Ctrl-C stops the host; --resume FILE continues the game.", flush=True)
 
 
+def _announce_club(host, port: int) -> None:
+    """What ``serve --club`` prints once it listens: where, how to list, join and open tables."""
+    club = host.club
+    join = join_command(host.address, port, None)
+    where = join.removeprefix("waddle join ")
+    print(f"Waddle club on {host.address}:{port} ({len(club.tables)} tables)", flush=True)
+    print(f"join with:  {join}  (the club's lobby: its tables, open one, join or watch)", flush=True)
+    print(f"tables:     waddle tables {where}  (then: waddle join {where} --table ID)", flush=True)
+    print(f"a bot:      waddle bot {where} --create hex  (opens a table and sits at it)", flush=True)
+    if club.directory is not None:
+        print(f"saving to:  {club.directory}", flush=True)
+    print("Ctrl-C stops the host; --resume FOLDER continues the tables in play.", flush=True)
+
+
 def _choose_port(host) -> str:
     """What to add to a failure to listen on a resumed game's own port: how to choose another."""
-    if host.config.port is None and host.table.listening is not None:
+    listening = host.club.listening if host.club is not None else host.table.listening
+    if host.config.port is None and listening is not None:
         return " (the saved game's port: choose another with --port)"
     return ""
 

@@ -1,6 +1,7 @@
-"""``waddle tables --lan [--json]``: list the tables advertised on this LAN (mDNS/DNS-SD,
-:mod:`client.lan`); also the list ``waddle join`` and ``waddle watch`` show, to pick a
-table from, when given no ``HOST:PORT``.
+"""``waddle tables HOST:PORT [--json]``: list a club's tables (``waddle serve --club``,
+:mod:`client.club`); ``waddle tables --lan [--json]``: list the tables advertised on this
+LAN (mDNS/DNS-SD, :mod:`client.lan`), also the list ``waddle join`` and ``waddle watch``
+show, to pick a table from, when given no ``HOST:PORT``.
 
 Nothing is browsed unless asked: ``--lan`` here, or ``join``/``watch`` without an
 address. Multicast does not cross routers or VPNs (Tailscale): give ``HOST:PORT`` there.
@@ -20,6 +21,8 @@ BEYOND = "multicast does not cross routers or VPNs such as Tailscale: give HOST:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("address", metavar="HOST:PORT", nargs="?",
+                        help="a club's host (waddle serve --club): list its tables")
     parser.add_argument("--lan", action="store_true",
                         help="look for tables advertised on this LAN (mDNS)")
     parser.add_argument("--json", action="store_true",
@@ -37,8 +40,11 @@ def add_browse_argument(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    if args.address is not None:
+        return club_tables(args)
     if not args.lan:
-        raise UserError("say where to look: --lan (the tables advertised on this LAN)")
+        raise UserError("say where to look: HOST:PORT (a club's tables) or --lan (the tables "
+                        "advertised on this LAN)")
     tables = browse(args.browse)
     if args.json:
         print(json.dumps([table.to_json() for table in tables], indent=2, ensure_ascii=False))
@@ -46,6 +52,37 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(listing(tables)))
     else:
         print(nothing_found(args.browse))
+    return 0
+
+
+def club_tables(args: argparse.Namespace) -> int:
+    """Print the tables of the club at ``args.address``: a line each (or ``--json``: a list).
+
+    Raises:
+        UserError: the host cannot be reached, is not a club or refused (saying why).
+        ValueError: a malformed ``HOST:PORT``.
+    """
+    import json
+
+    import msgspec
+    import trio
+
+    from client.address import parse_address
+    from client.club import list_tables, table_line
+    from client.core import ClientError
+
+    host, port = parse_address(args.address)
+    try:
+        tables = trio.run(list_tables, host, port).tables
+    except ClientError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(tables), indent=2))  # the host's text \u-escaped: no terminal obeys it
+    elif tables:
+        print("\n".join(table_line(table) for table in tables))
+    else:
+        print(f"no tables at {args.address} yet: open one (waddle bot {args.address} --create hex, "
+              f"or in the club's lobby: waddle join {args.address})")
     return 0
 
 

@@ -1,0 +1,145 @@
+"""The club from the command line: ``waddle serve --club`` as a process, ``waddle bot
+--create GAME`` and ``--table ID``, ``waddle tables HOST:PORT [--json]``, and the club's
+typed rejections as one clean line each."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import trio
+from test_server_cli import Plain, start_host
+
+from client.club import create_table, table_line
+from protocol import Settings
+from protocol.messages import TableInfo, TableSeat
+
+WADDLE = (sys.executable, "-m", "client.cli")
+
+
+def start_club(*args: str) -> tuple[subprocess.Popen, int]:
+    """``waddle serve --club`` on a free port, its bots moving at once; the process and its
+    port once it says where it listens."""
+    proc = subprocess.Popen([*WADDLE, "serve", "--club", "--port", "0", "--pace", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if not line.startswith("Waddle club on 127.0.0.1:"):
+        proc.kill()
+        raise AssertionError(line + proc.stderr.read())
+    return proc, int(line.split(":")[1].split()[0])
+
+
+def stop(proc: subprocess.Popen) -> str:
+    """Stop a host with Ctrl-C; what it printed on stdout."""
+    if proc.poll() is None:
+        proc.send_signal(2)
+    out, _ = proc.communicate(timeout=30)
+    return out
+
+
+def waddle(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*WADDLE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def listed(port: int) -> list[dict]:
+    out = waddle("tables", f"127.0.0.1:{port}", "--json")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.mark.slow
+def test_bots_open_tables_of_both_games_and_join_one_by_id_and_tables_lists_them(tmp_path):
+    proc, port = start_club("--no-history", "--save", str(tmp_path / "club"))
+    where = f"127.0.0.1:{port}"
+    try:
+        assert listed(port) == []
+        assert "no tables at" in waddle("tables", where).stdout
+        openers = [subprocess.Popen([*WADDLE, "bot", where, "--create", game, "--players", "2", "--bots", "random",
+                                     "--start", "--seed", "1", "--name", name, *extra],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for game, name, extra in (("hex", "Ann", ()), ("downtown", "Bea", ("--single-deck",)))]
+        opened = []
+        for opener in openers:
+            out, err = opener.communicate(timeout=120)
+            assert opener.returncode == 0, err
+            assert out.startswith("opened table ") and "final score:" in out
+            opened.append(out.split()[2])
+        created = trio.run(create_table, "127.0.0.1", port, "hex", Settings(players=2))
+        players = [subprocess.Popen([*WADDLE, "bot", where, "--table", created.table, "--name", name, "--quiet"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                   for name in ("Cy", "Di")]
+        for player in players:
+            out, err = player.communicate(timeout=120)
+            assert player.returncode == 0, err
+            assert "final score:" in out and "Cy" in out and "Di" in out
+        tables = listed(port)
+        lines = waddle("tables", where).stdout.splitlines()
+    finally:
+        out = stop(proc)
+    by_id = {t["table"]: t for t in tables}
+    assert sorted(by_id) == sorted([*opened, created.table]) and tables[-1]["table"] == created.table
+    for table, game, names in ((opened[0], "hex", {"Ann"}), (opened[1], "downtown", {"Bea"}),
+                               (created.table, "hex", {"Cy", "Di"})):
+        t = by_id[table]
+        assert (t["game"], t["phase"], t["players"]) == (game, "finished", 2)
+        assert {s["name"] for s in t["seats"] if s["bot"] is None} == names
+        assert all(s["bot"] == "random" for s in t["seats"] if s["name"] not in names)
+    assert len(lines) == 3 and all(line.split()[0] == t["table"] and "game over" in line
+                                   for line, t in zip(lines, tables))
+    assert "the club's games are saved in" in out
+
+
+@pytest.mark.slow
+def test_the_club_s_refusals_reach_the_user_as_one_clean_line(tmp_path):
+    proc, port = start_club("--no-history", "--save", str(tmp_path / "club"))
+    where = f"127.0.0.1:{port}"
+    try:
+        unknown = waddle("bot", where, "--table", "nope\x1b[2J", "--wait", "0")
+        assert unknown.returncode == 2 and unknown.stderr.count("\n") == 1
+        assert "(unknown_table)" in unknown.stderr and "\x1b" not in unknown.stderr
+
+        full = trio.run(create_table, "127.0.0.1", port, "hex", None)
+        seated = []
+        for name in ("Ann", "Bob", "Cy", "Di"):  # a full lobby nobody started
+            plain = Plain(port)
+            plain.send(type="hello", protocol=3, client="plain")
+            plain.until("welcome")
+            plain.send(type="join_table", table=full.table, name=name)
+            plain.until("seated")
+            seated.append(plain)
+        refused = waddle("bot", where, "--table", full.table, "--wait", "0")
+        assert refused.returncode == 2 and "(table_full)" in refused.stderr and "all 4 seats are taken" in refused.stderr
+
+        trio.run(lambda: create_table("127.0.0.1", port, "hex", name="Friday"))
+        taken = waddle("bot", where, "--create", "hex", "--table-name", "friday")
+        assert taken.returncode == 2 and "(name_taken)" in taken.stderr and "'friday'" in taken.stderr
+
+        for _ in range(16 - 2):  # an address opens 16 tables at most
+            trio.run(create_table, "127.0.0.1", port, "downtown", None)
+        flood = waddle("bot", where, "--create", "downtown")
+        assert flood.returncode == 2 and "(too_many_tables)" in flood.stderr
+        assert "your address has 16 open tables" in flood.stderr
+        assert len(listed(port)) == 16
+    finally:
+        stop(proc)
+    single, port = start_host("--no-history", "--save", str(tmp_path / "one.waddle.json"))
+    try:
+        not_club = waddle("tables", f"127.0.0.1:{port}")
+        assert not_club.returncode == 2 and "hosts one table, not a club" in not_club.stderr
+    finally:
+        stop(single)
+
+
+def test_a_club_s_listing_line_cleans_the_host_s_text_and_shows_ratings_beside_names():
+    info = TableInfo(table="t1\x1b[31m", name="Fri\u202eday", game="hex", title="Waddle", phase="lobby",
+                     players=3, spectators=1, code_required=True,
+                     seats=[TableSeat(name="Ann", connected=True, rating=12.345),
+                            TableSeat(name="Bob\x07", connected=False),
+                            TableSeat(name="Pingu (greedy bot)", bot="greedy", rating=3.0)])
+    line = table_line(info)
+    assert "\x1b" not in line and "\u202e" not in line and "\x07" not in line
+    assert line.startswith("t1 ") and "Friday" in line
+    assert "3/3 seated" in line and "not started" in line and "1 watching" in line and "code" in line
+    assert line.endswith("Ann 12.3, Bob (away), Pingu (greedy bot) 3.0")
