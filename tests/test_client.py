@@ -569,7 +569,8 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
 
     async def bot(name: str, start: bool) -> None:
         args = Namespace(name=name, colour=None, code=None, token=None, strategy="random",
-                         start=start, quiet=True, game=None, seed=1, seconds=0.1, wait=10.0)
+                         start=start, quiet=True, game=None, seed=1, seconds=0.1, wait=10.0,
+                         table=None, create=None)
         codes.append(await _play("127.0.0.1", port, args))
 
     with trio.fail_after(120):
