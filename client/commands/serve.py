@@ -405,13 +405,15 @@ def _announce(host, port: int) -> None:
 
 def _announce_club(host, port: int) -> None:
     """What ``serve --club`` prints once it listens: where, how to list, join and open tables."""
+    from waddle.ruleset import DEFAULT_RULESET
+
     club = host.club
     join = join_command(host.address, port, None)
     where = join.removeprefix("waddle join ")
     print(f"Waddle club on {host.address}:{port} ({len(club.tables)} tables)", flush=True)
     print(f"join with:  {join}  (the club's lobby: its tables, open one, join or watch)", flush=True)
     print(f"tables:     waddle tables {where}  (then: waddle join {where} --table ID)", flush=True)
-    print(f"a bot:      waddle bot {where} --create hex  (opens a table and sits at it)", flush=True)
+    print(f"a bot:      waddle bot {where} --create {DEFAULT_RULESET}  (opens a table and sits at it)", flush=True)
     if club.directory is not None:
         print(f"saving to:  {club.directory}", flush=True)
     print("Ctrl-C stops the host; --resume FOLDER continues the tables in play.", flush=True)

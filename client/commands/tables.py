@@ -70,6 +70,7 @@ def club_tables(args: argparse.Namespace) -> int:
     from client.address import parse_address
     from client.club import list_tables, table_line
     from client.core import ClientError
+    from waddle.ruleset import DEFAULT_RULESET
 
     host, port = parse_address(args.address)
     try:
@@ -81,7 +82,7 @@ def club_tables(args: argparse.Namespace) -> int:
     elif tables:
         print("\n".join(table_line(table) for table in tables))
     else:
-        print(f"no tables at {args.address} yet: open one (waddle bot {args.address} --create hex, "
+        print(f"no tables at {args.address} yet: open one (waddle bot {args.address} --create {DEFAULT_RULESET}, "
               f"or in the club's lobby: waddle join {args.address})")
     return 0
 
