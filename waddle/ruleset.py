@@ -20,6 +20,14 @@ position is worth (:class:`Analysis`: the expected final score of every seat and
 action), and :meth:`Ruleset.replay` gives a record's opening match and its actions, so a
 viewer can step through it; both know only the position or record they are given.
 
+What the host tells a bot that asks for it (``docs/protocol.md``, Whose turn and what is
+legal) comes from here too: :meth:`Match.to_act`, and :meth:`Match.legal`, a seat's legal
+actions listed for the wire (entries of :attr:`Ruleset.legal_type`; a game that cannot
+list them cheaply keeps the default, ``None``). :meth:`Match.outdates` says which seats an
+action makes decide again (a decision made before it is ``stale``): by default every
+seat, but a game with a simultaneous phase spares the seats another seat's hidden choice
+changes nothing for.
+
 Take-backs are optional: :meth:`Match.check_undo` and :meth:`Match.undo` take back a
 seat's own last action (Board Game Arena's policy: as long as nobody has acted since),
 and :meth:`View.undo` follows; a game whose actions reveal secrets (a card drawn) keeps
@@ -232,6 +240,23 @@ class Match(ABC):
         person says to go on, or a short timeout (``docs/protocol.md``, Pauses)."""
         return None
 
+    def legal(self, seat: int) -> Sequence[Any] | None:
+        """The actions ``seat`` may send now, listed for the wire (``docs/protocol.md``):
+        entries of :attr:`Ruleset.legal_type`, each an action that may be sent as it is,
+        empty when the seat may not act; built from what the seat may know only. ``None``:
+        the game cannot list them cheaply (the default)."""
+        return None
+
+    def outdates(self, events: list[Any], seat: int) -> bool:
+        """Whether the action that caused ``events`` (the match's own, unredacted) makes
+        ``seat`` decide again: a decision ``seat`` made before it is refused ``stale``.
+
+        The default: every action outdates every seat. A game with a simultaneous phase
+        says ``False`` for a seat whose options another seat's hidden choice leaves as they
+        were (Waddle Downtown's setup discards), and must decide only from what ``seat``
+        sees (the answer is visible to it: ``stale`` or not)."""
+        return True
+
     def redact(self, events: list[Any], audience: Audience) -> list[Any]:
         """``events`` as ``audience`` may see them. A game without secrets returns
         ``events`` itself for every audience, so the host encodes them once."""
@@ -329,6 +354,10 @@ class Ruleset(ABC):
     action_type: ClassVar[Any]
     event_type: ClassVar[Any]
     view_type: ClassVar[Any]
+    #: The msgspec type of an entry of a seat's ``legal`` list (:meth:`Match.legal`):
+    #: ``None``, the action type; a game that lists its actions in a compact form (Waddle
+    #: Downtown's spreads of penguins) names that form's type.
+    legal_type: ClassVar[Any] = None
     #: The bot kinds :meth:`make_bot` makes, the default first.
     bots: ClassVar[tuple[str, ...]]
     #: The bot kinds among :attr:`bots` that search and so take a ``seconds`` budget a move.

@@ -133,13 +133,15 @@ class _Mapped(Sequence[Any]):
 
 class Acts(NamedTuple):
     """A block of acts of one ``group`` (``"add"``, ``"move"``, ``"recolour"``, ``"recall"``,
-    or ``"none"``: no action possible), and for action A and B their neighbourhood ``hood``
-    and for B the ``source`` emptied (else ``None``)."""
+    or ``"none"``: no action possible), and for action A and B their neighbourhood ``hood``,
+    for B the ``source`` emptied (else ``None``), and the ``spreads`` the acts are made
+    from (A and B only)."""
 
     group: str
     hood: int | None
     source: int | None
     acts: Sequence[Act | None]
+    spreads: Spreads | None = None
 
 
 #: The block of a play with no action possible.
@@ -164,13 +166,13 @@ def act_blocks(state: State, seat: int, kind: str) -> list[Acts]:
         for hood, places in enumerate(board.hoods):
             if state.can_add(seat, hood):
                 spreads = _spreads(state, places, state.supply_red[seat], state.supply_yellow[seat], False)
-                out.append(Acts("add", hood, None, _Mapped(spreads, _maker(Add, board.hood_names[hood]))))
+                out.append(Acts("add", hood, None, _Mapped(spreads, _maker(Add, board.hood_names[hood])), spreads))
         for source in range(len(board.places)):
             for hood in state.move_hoods(source):
                 targets = tuple(p for p in board.hoods[hood] if p != source)
                 spreads = _spreads(state, targets, red[source], yellow[source], True)
                 out.append(Acts("move", hood, source, _Mapped(spreads, _maker(
-                    Move, board.places[source], board.hood_names[hood]))))
+                    Move, board.places[source], board.hood_names[hood])), spreads))
     elif kind == "recolour":
         supply = {"red": state.supply_yellow[seat], "yellow": state.supply_red[seat]}
         acts = tuple(Recolour(board.places[p], colour, count, board.hood_names[hood])

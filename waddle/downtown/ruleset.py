@@ -28,6 +28,7 @@ from waddle.downtown.events import (
     redact,
 )
 from waddle.downtown.legal import legal_actions
+from waddle.downtown.listing import Legal, listing
 from waddle.downtown.options import DowntownOptions, FileDeck, make_deck
 from waddle.downtown.position import Position
 from waddle.downtown.record import FORMAT, from_record, to_record
@@ -58,6 +59,7 @@ class DowntownRuleset(Ruleset):
     action_type = Action
     event_type = Event
     view_type = DowntownViewData
+    legal_type = Legal
     bots = tuple(BOTS)
     timed_bots = ("search",)
     record_format = FORMAT
@@ -176,6 +178,20 @@ class DowntownMatch(Match):
         events = self.state.apply(seat, action)
         self.actions.append((seat, action))
         return events
+
+    def legal(self, seat: int) -> list[Legal]:
+        """``seat``'s legal list (:func:`waddle.downtown.listing.listing`: compact, each
+        entry an action to send as it is), from what the seat may know."""
+        return listing(self.state, seat)
+
+    def outdates(self, events: list[Event], seat: int) -> bool:
+        """Every action but a setup discard that reveals nothing (not the last one) makes
+        every seat decide again: such a discard changes nothing another seat may do (its
+        hand, the board and the piles stay as they were; DOWNTOWN.md "Setup" 4: the
+        discards are chosen at the same time), and every seat sees which seat chose, so
+        the answer tells nothing of the card."""
+        first = events[0]
+        return len(events) > 1 or first.__class__ is not DiscardChosen or first.seat == seat
 
     def redact(self, events: list[Event], audience: Audience) -> list[Event]:
         return redact(events, audience)

@@ -243,6 +243,13 @@ class HexMatch(Match):
         self._check_seat(seat, action)
         return self.game.apply(action)  # checks the rules itself
 
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        """Every action ``seat`` may send now (:meth:`Game.legal_actions
+        <waddle.hex.game.Game.legal_actions>`: places in ``(q, r)`` order, single before
+        double, then scout), or none when it is not the seat's turn. The game has no
+        secrets, so any seat may know them."""
+        return self.game.legal_actions() if seat in _to_act(self.game) else ()
+
     def check_undo(self, seat: int) -> None:
         """A seat may take back its last action while nobody has acted since and the
         game is not over (Board Game Arena's policy); in the first action of a half it
