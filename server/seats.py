@@ -62,7 +62,9 @@ class Seat:
 
     ``bot``: the bot kind of a bot seat (``None``: a person's seat). ``peer``: the
     connection holding it (``None``: away). ``away_since``: when its connection went
-    (trio time). ``acted``: the action ids it played, with their event versions.
+    (trio time). ``acted``: the action ids it played, with their event versions;
+    ``actions``: the actions of those ids played since this host started (not saved: a
+    resumed table compares a resent action by its version only).
     """
 
     look: SeatLook
@@ -73,6 +75,7 @@ class Seat:
     peer: Peer | None = field(default=None, repr=False)
     away_since: float | None = None
     acted: dict[str, int] = field(default_factory=dict, repr=False)
+    actions: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def label(self) -> str:

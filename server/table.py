@@ -547,7 +547,7 @@ class Table:
         ``stale``), broadcast and ack."""
         seat = peer.seat
         if seat is not None and message.id in seat.acted and same_secret(message.token, seat.token):
-            return peer.send(Ack(id=message.id, version=seat.acted[message.id], duplicate=True))
+            return self._duplicate(peer, seat, message)
         failed = first_failure(self, seat, message, BEFORE_RULES)
         if failed is None and message.version != self.version:
             failed = first_failure(self, seat, message, ("illegal", "stale"))
@@ -558,6 +558,18 @@ class Table:
         except IllegalActionError as exc:
             return self._reject(peer, "act", "illegal", str(exc), message.id)
         self._settle(events)
+
+    def _duplicate(self, peer: Peer, seat: Seat, message: Act) -> None:
+        """An ``act`` whose id ``seat`` played: the same action resent (decided on the
+        version before the one it made, the action itself too while this host remembers
+        it) is answered ``ack`` ``duplicate``; another action under that id is refused
+        (``bad_message``), never acknowledged."""
+        version = seat.acted[message.id]
+        played = seat.actions.get(message.id, message.action)
+        if message.version != version - 1 or played != message.action:
+            return self._reject(peer, "act", "bad_message", f"this seat's action id was used for another "
+                                f"action (version {version}): send each action with a fresh id", message.id)
+        peer.send(Ack(id=message.id, version=version, duplicate=True))
 
     # -- take-backs, pauses and rematches ------------------------------------------------------
 
@@ -673,6 +685,7 @@ class Table:
         version = self.version + 1
         if id is not None:
             self.seats[seat].acted[id] = version
+            self.seats[seat].actions[id] = action
         self.bot_kinds.append(bot)
         if self.saver:
             self.saver.append(version, seat, action, bot, id)
