@@ -560,13 +560,12 @@ class Table:
         self._settle(events)
 
     def _duplicate(self, peer: Peer, seat: Seat, message: Act) -> None:
-        """An ``act`` whose id ``seat`` played: the same action resent (decided on the
-        version before the one it made, the action itself too while this host remembers
-        it) is answered ``ack`` ``duplicate``; another action under that id is refused
-        (``bad_message``), never acknowledged."""
+        """An ``act`` whose id ``seat`` played: the same action resent is answered ``ack``
+        ``duplicate``; another action under that id is refused (``bad_message``), never
+        acknowledged. (After a resume the actions played before it are not remembered:
+        any act under their ids is answered ``duplicate``, as it is not applied.)"""
         version = seat.acted[message.id]
-        played = seat.actions.get(message.id, message.action)
-        if message.version != version - 1 or played != message.action:
+        if seat.actions.get(message.id, message.action) != message.action:
             return self._reject(peer, "act", "bad_message", f"this seat's action id was used for another "
                                 f"action (version {version}): send each action with a fresh id", message.id)
         peer.send(Ack(id=message.id, version=version, duplicate=True))

@@ -26,6 +26,8 @@ from waddle.jsonform import json_form
 from waddle.ruleset import Prepared, get_ruleset
 
 HEX = get_ruleset("hex")
+#: Action ids, unique over every client (a seat's ids must not repeat, across its connections too).
+_IDS = itertools.count(1)
 MAP2 = standard_map(2, 11)
 MAP3 = standard_map(3, 5)
 
@@ -62,7 +64,7 @@ class Client:
         self.closed = trio.Event()
         self.answer_pings = True
         self.frozen = False  # True: stop reading (a frozen client)
-        self._ids = itertools.count(1)
+        self._ids = _IDS
         self._lock = trio.Lock()
         self._new = trio.Event()
         self._cursor = 0
