@@ -30,19 +30,6 @@ def fast_bots(seed: int) -> list:
     return [make_bot(kind, seed, **fast_options(kind, 40)) for kind in BOTS]
 
 
-@pytest.mark.parametrize("kind", sorted(BOTS))
-def test_every_bot_plays_legal_actions_to_the_end_without_touching_the_game(kind):
-    bot = make_bot(kind, 3, **fast_options(kind))
-    game = fresh()
-    while not game.is_over:
-        before = to_record(game)
-        action = bot.choose(game)
-        assert to_record(game) == before
-        assert action in game.legal_actions()
-        game.apply(action)
-    assert game.result().finished
-
-
 def test_search_works_on_a_copy_in_a_mirror_match_second_half():
     game = Game(TWO_ISLES, ["red", "blue"], mirror_match=True)
     greedy = GreedyBot(0)

@@ -16,7 +16,7 @@ from waddle.downtown.position import Position
 from waddle.downtown.record import FORMAT
 from waddle.downtown.ruleset import RULESET, DowntownMatch, outcome
 from waddle.downtown.state import UNKNOWN
-from waddle.downtown.viewdata import DowntownViewData, view_data
+from waddle.downtown.viewdata import DowntownViewData
 from waddle.errors import IllegalActionError, RecordError, ViewError
 from waddle.ruleset import BUILT_IN, Prepared, get_ruleset, ruleset_of_record
 
@@ -61,12 +61,6 @@ def test_options_travel_as_json():
     assert DowntownOptions().deck == BundledDeck()
 
 
-@pytest.mark.parametrize("players", [1, 5])
-def test_check_options_refuses_other_player_counts(players):
-    with pytest.raises(ValueError, match=f"2 to 4 players, not {players}"):
-        RULESET.check_options(DowntownOptions(), players)
-
-
 def test_prepare_keeps_the_host_seed_or_draws_one():
     assert RULESET.prepare(DowntownOptions(), 2, 42).seed == 42
     seed = RULESET.prepare(DowntownOptions(), 2, None).seed
@@ -89,19 +83,6 @@ def test_a_seat_sees_its_own_hand_only_and_a_spectator_none():
     assert all(c == UNKNOWN for hand in (0, 2) for c in match.position(1).state.hands[hand])
 
 
-def test_a_view_does_not_depend_on_what_its_audience_cannot_know():
-    match = new_match(4, 6, single=True)
-    play_out(match, stop=9)
-    rng = random.Random(1)
-    for audience in (None, 0, 1, 2, 3):
-        # Any deal of the unseen cards consistent with what the audience knows (for a
-        # spectator: with what seat 0 knows) gives the same view.
-        seat = 0 if audience is None else audience
-        worlds = [match.position(seat).sample(rng) for _ in range(5)]
-        assert any(w.hands != match.state.hands or w.decks != match.state.decks for w in worlds)
-        assert all(view_data(world, audience) == match.view(audience) for world in worlds)
-
-
 def test_redaction_hides_a_deck_draw_and_a_setup_discard_from_the_others():
     match = new_match(3, 2)
     card = match.state.name(match.state.hands[2][0])
@@ -115,17 +96,6 @@ def test_redaction_hides_a_deck_draw_and_a_setup_discard_from_the_others():
             if isinstance(event, Drew) and event.source == "deck" and event.seat != 0:
                 assert event.card is None
     assert match.redact([], 1) == []
-
-
-def test_a_view_follows_the_redacted_events_in_step():
-    match = new_match(3, 3, single=True)
-    views = {a: RULESET.follow(match.view(a), label(match, a)) for a in (None, 0, 1, 2)}
-    while not match.is_over:
-        (events,) = play_out(match, kind="random", stop=len(match) + 1)
-        for audience, view in views.items():
-            view.apply(match.redact(events, audience))
-            assert view.data() == match.view(audience)
-    assert all(view.is_over and view.outcome() == match.outcome() for view in views.values())
 
 
 def test_a_view_refuses_events_out_of_step_and_stays_unchanged():
@@ -149,15 +119,6 @@ def test_follow_refuses_data_that_is_not_a_downtown_view():
         RULESET.follow(data, data.players[1])
     with pytest.raises(ViewError, match="not a view of a Waddle Downtown game"):
         RULESET.follow(msgspec.structs.replace(data, places=data.places[:3]), data.players[0])
-
-
-def test_view_data_travels_as_json():
-    match = new_match(4, 5, single=True)
-    play_out(match, stop=12)
-    for audience in (None, 2):
-        data = match.view(audience)
-        decoded = msgspec.json.decode(msgspec.json.encode(data), type=RULESET.view_type)
-        assert decoded == data
 
 
 def test_events_and_actions_have_a_json_form_with_a_type():
@@ -216,16 +177,6 @@ def test_a_record_has_the_documented_fields():
     assert [a["seat"] for a in record["actions"]] == [1, 0, 1]
 
 
-@pytest.mark.parametrize("single", [False, True])
-def test_a_record_replays_the_game_through_json_text(single):
-    match = new_match(3, 12, single)
-    play_out(match)
-    loaded = RULESET.load(json.loads(json.dumps(match.record())), source="game.json")
-    for audience in (None, 0, 1, 2):
-        assert loaded.view(audience) == match.view(audience)
-    assert loaded.outcome() == match.outcome() and loaded.record() == match.record()
-
-
 def test_a_record_that_stops_early_gives_that_position_and_the_seed_alone_deals():
     match = new_match(2, 5)
     play_out(match, stop=5)
@@ -246,19 +197,15 @@ def _bad(record, **changes):
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"format": "waddle-record"}, "game.json: format: expected 'waddle-downtown-record'"),
-    ({"version": 2}, "game.json: version: this program reads version 1, found 2"),
     ({"players": ["blue", "red"]}, "game.json: players: expected 2 to 4 different colours"),
     ({"players": ["blue"]}, "game.json: players: expected 2 to 4"),
     ({"options": {"single_deck": "no"}}, "game.json: options.single_deck must be true or false"),
-    ({"seed": "7"}, "game.json: seed must be an integer or null"),
     ({"seed": 8}, "game.json: shuffle: not the shuffle that seed 8 deals"),
     ({"seed": None, "shuffle": None}, "game.json: shuffle: a record without a seed must give the shuffle"),
     ({"seed": None, "shuffle": [["Even"], ["Odd"]]}, "game.json: shuffle: the shuffle must be one deck per player"),
     ({"seed": None, "shuffle": [["Evens"]]}, "game.json: shuffle: no card 'Evens' in the deck"),
     ({"shuffle": "abc"}, "game.json: shuffle: expected a list of deck orders"),
     ({"deck": []}, "game.json: deck: a deck has 13 cards, this one 0"),
-    ({"actions": {}}, "game.json: actions must be a list"),
 ])
 def test_a_bad_record_is_refused_naming_the_source_the_place_and_the_problem(change, message):
     record = new_match(2, 7).record()
@@ -287,8 +234,6 @@ def test_a_record_with_an_illegal_or_malformed_action_is_refused_with_its_index(
     del record["actions"][2]["seat"]
     with pytest.raises(RecordError, match=r"actions\[2\]: .* needs a 'seat' from 0 to 1, found None"):
         RULESET.load(record, source="game.json")
-    with pytest.raises(RecordError, match="a record must be a JSON object"):
-        RULESET.load([], source="game.json")
 
 
 def test_a_record_seeded_by_prepared_without_a_seed_draws_one():
@@ -313,7 +258,7 @@ def test_make_bot_refuses_an_unknown_kind_and_bad_options():
 
 
 @pytest.mark.parametrize("kind", ["random", "greedy", "search"])
-def test_every_bot_plays_legal_actions_from_a_position_and_is_seeded(kind):
+def test_every_bot_is_seeded_and_leaves_its_position_as_it_was(kind):
     def game(seed):
         match = new_match(3, seed, single=seed % 2 == 1)
         options = {"seconds": None, "iterations": 8} if kind == "search" else {}

@@ -266,6 +266,25 @@ class Match(ABC):
     def view(self, audience: Audience) -> Any:
         """Everything ``audience`` may know now, as the ruleset's ``view_type``."""
 
+    def sample(self, audience: Audience, rng: random.Random) -> Match:
+        """A match that ``audience`` cannot tell from this one: everything it may not know
+        (the other seats' hands and hidden choices, the order of a deck) dealt afresh by
+        ``rng``, consistently with all it has seen (a determinization, as information-set
+        search calls it). It defines the game's secrets: :meth:`view` and :meth:`redact`
+        must give ``audience`` the same in every such match (``tests/test_ruleset_contract.py``
+        checks it). The result shares no state with this match: acting on it leaves this
+        one as it is.
+
+        The default, for a game without :attr:`Ruleset.secrets`: a copy of this match
+        (its record loaded again).
+
+        Raises:
+            NotImplementedError: the game keeps secrets and does not say which.
+        """
+        if self.ruleset.secrets:
+            raise NotImplementedError(f"{self.ruleset.title} keeps secrets: its matches must sample")
+        return self.ruleset.load(self.record())
+
     @abstractmethod
     def record(self, **extra: Any) -> dict[str, Any]:
         """The game record so far, JSON-ready (secrets included: give it out only once
@@ -320,6 +339,12 @@ class View(ABC):
     @abstractmethod
     def is_over(self) -> bool:
         """Whether the game has ended."""
+
+    @abstractmethod
+    def data(self) -> Any:
+        """What this view knows, as the ruleset's ``view_type``: equal to the match's
+        :meth:`Match.view` for this audience while the view is in step with it (so
+        :meth:`Ruleset.follow` of it gives this view again)."""
 
     @abstractmethod
     def to_act(self) -> frozenset[int]:

@@ -21,11 +21,12 @@ from waddle.downtown.state import UNKNOWN, State
 
 
 class Position:
-    """What ``seat`` knows: ``state`` (its view, hidden cards ``UNKNOWN``); a private copy."""
+    """What ``seat`` knows: ``state`` (its view, hidden cards ``UNKNOWN``); a private copy.
+    (``seat`` ``None``: what a spectator knows, for :meth:`sample` alone.)"""
 
     __slots__ = ("state", "seat")
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int | None) -> None:
         self.state, self.seat = state, seat
 
     def legal_actions(self) -> Sequence[Action]:
@@ -84,4 +85,5 @@ class Position:
         return full
 
     def __repr__(self) -> str:
-        return f"<Position of {self.state.labels[self.seat]}: {self.state!r}>"
+        who = "a spectator" if self.seat is None else self.state.labels[self.seat]
+        return f"<Position of {who}: {self.state!r}>"

@@ -199,6 +199,13 @@ class DowntownMatch(Match):
     def view(self, audience: Audience) -> DowntownViewData:
         return view_data(self.state, audience)
 
+    def sample(self, audience: Audience, rng: random.Random) -> DowntownMatch:
+        """The hands, the unrevealed setup discards and the decks' order that ``audience``
+        has not seen, dealt afresh (:meth:`Position.sample`; a spectator has seen no
+        hand). Its record is not one that replays: only its play is."""
+        world = Position(self.state.redacted(audience), audience).sample(rng)
+        return DowntownMatch(world, self.seed, self.orders, list(self.actions))
+
     def record(self, **extra: Any) -> dict[str, Any]:
         return to_record(self.state, self.orders, self.actions, seed=self.seed, **extra)
 

@@ -205,6 +205,13 @@ def check_undo(game: Game, seat: int) -> None:
         raise IllegalActionError(f"{last} acted last: only your own last action can be taken back")
 
 
+def view_data(game: Game) -> HexViewData:
+    """What every audience sees of ``game``: its map, players, mirror match and moves."""
+    return HexViewData(map=msgspec.convert(game.map.to_dict(), MapData), players=game.players,
+                       mirror_match=game.mirror_match,
+                       moves=tuple(Move(player, action) for player, action in game.moves))
+
+
 def _to_act(game: Game) -> frozenset[int]:
     player = game.current_player
     return frozenset() if player is None else frozenset((game.players.index(player),))
@@ -266,10 +273,7 @@ class HexMatch(Match):
         return "half-time" if any(isinstance(e, HalfEnded) for e in events) else None
 
     def view(self, audience: Audience) -> HexViewData:
-        game = self.game
-        return HexViewData(map=msgspec.convert(game.map.to_dict(), MapData), players=game.players,
-                           mirror_match=game.mirror_match,
-                           moves=tuple(Move(player, action) for player, action in game.moves))
+        return view_data(self.game)
 
     def record(self, **extra: Any) -> dict[str, Any]:
         return to_record(self.game, seed=self.seed, **extra)
@@ -338,6 +342,9 @@ class HexView(View):
     @property
     def is_over(self) -> bool:
         return self.game.is_over
+
+    def data(self) -> HexViewData:
+        return view_data(self.game)
 
     def to_act(self) -> frozenset[int]:
         return _to_act(self.game)
