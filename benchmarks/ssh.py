@@ -17,9 +17,10 @@ each on its own host (so each round's first guest of a kind is its table's owner
   frame drawn and back, against the key straight to ``waddle join``'s screen).
 
 Figures are wall-clock milliseconds: the median, with the lowest and the 90th percentile
-beside it, and the ratio of the ssh median to the join median (goal: at most 1.5x). The
-machine, the versions and the command to measure again are printed first, the load
-average before and after.
+beside it, and the ratio of the ssh median to the join median (goal: at most 1.5x). Where
+a key's time goes: the CPU time each process on its way used over the key presses (from
+Linux's /proc), per press. The machine, the versions and the command to measure again are
+printed first, the load average before and after.
 
 Run: ``python benchmarks/ssh.py [--rounds N] [--starts N] [--keys N]``; ``--smoke`` is
 the smallest setting (one round, one start and two keys of each: that it runs, not a
@@ -136,12 +137,44 @@ class Host:
 
 
 class Kind:
-    """One kind of guest: how it is started (``argv(host, name)``) and the samples taken."""
+    """One kind of guest: how it is started (``argv(host, name)``), the samples taken, and
+    the CPU seconds each process on the key's way spent over the key presses (by role)."""
 
     def __init__(self, name: str, argv) -> None:
         self.name, self.argv = name, argv
         self.starts: list[float] = []
         self.keys: list[float] = []
+        self.cpu: dict[str, float] = {}
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the threads of process ``pid`` now running have used (Linux's
+    ``/proc/PID/task/*/schedstat``, in nanoseconds; 0 where it cannot tell)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+        try:
+            total += int(task.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux's /proc; none elsewhere)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += [int(child) for child in task.read_text().split()]
+    return found
+
+
+def roles(kind: Kind, owner: Terminal, name: str, host: Host) -> dict[str, int]:
+    """The processes a key press of ``kind`` by ``owner`` (named ``name``) goes through, by role."""
+    if kind.name == "ssh":
+        screens = [pid for pid in children(host.proc.pid)
+                   if f"\0--name\0{name}\0" in Path(f"/proc/{pid}/cmdline").read_text()]
+        return {"ssh client": owner.proc.pid, "host (its SSH gateway)": host.proc.pid,
+                **({"guest's screen process": screens[0]} if screens else {})}
+    return {"waddle join": owner.proc.pid, "host": host.proc.pid}
 
 
 def join_argv(host: Host, name: str) -> list[str]:
@@ -178,16 +211,26 @@ def press(kind: Kind, owner: Terminal, down: bool) -> None:
     kind.keys.append((moved - before) * 1000)
 
 
+def name(number: int, i: int) -> str:
+    """The name of round ``number``'s ``i``-th guest of a kind."""
+    return f"p{number}x{i}"
+
+
 def one_round(kinds: list[Kind], folder: Path, env: dict[str, str], starts: int, keys: int, number: int) -> None:
     hosts = [Host(folder / f"round{number}-{k}", env) for k in range(len(kinds))]
     terminals: list[list[Terminal]] = [[] for _ in kinds]
     try:
         for i in range(starts):
             for k, kind in enumerate(kinds):
-                terminals[k].append(start(kind, hosts[k], f"p{number}x{i}", env))
+                terminals[k].append(start(kind, hosts[k], name(number, i), env))
+        ways = [roles(kind, terminals[k][0], name(number, 0), hosts[k]) for k, kind in enumerate(kinds)]
+        before = [{role: cpu_seconds(pid) for role, pid in way.items()} for way in ways]
         for i in range(keys):
             for k, kind in enumerate(kinds):
                 press(kind, terminals[k][0], down=i % 2 == 0)
+        for kind, way, then in zip(kinds, ways, before, strict=True):
+            for role, pid in way.items():
+                kind.cpu[role] = kind.cpu.get(role, 0.0) + cpu_seconds(pid) - then[role]
     finally:
         for terminal in (t for group in terminals for t in group):
             terminal.close()
@@ -253,6 +296,10 @@ def main() -> None:
     for kind in kinds:
         print(f"  {kind.name:12} {figures(kind.keys)}")
     print(f"  ssh / waddle join: {statistics.median(ssh.keys) / statistics.median(join.keys):.2f}x (goal <= 1.5x)")
+    print("CPU per key press by the processes on its way, ms (their threads' schedstat over the presses):")
+    for kind in kinds:
+        print(f"  {kind.name:12} " + "  ".join(f"{role} {seconds * 1000 / len(kind.keys):.2f}"
+                                                for role, seconds in kind.cpu.items()))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
