@@ -134,6 +134,9 @@ class Club:
     tables: dict[str, Table] = field(default_factory=dict)
     #: Where the club's host listens (address, port), once known; kept in ``club.json``.
     listening: tuple[str, int] | None = None
+    #: The finished tables :meth:`resume` read (not kept: the host's history writes each
+    #: game it does not hold yet, as after a crash before its row was committed).
+    finished: list[Table] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.names: dict[str, str] = {}  # table id -> its name
@@ -354,7 +357,8 @@ class Club:
     @classmethod
     def resume(cls, directory: str | Path, **options: Any) -> Club:
         """The club saved in ``directory``: each table whose latest game is in play, its
-        seats held for their tokens (``options`` as the constructor's). A save that cannot
+        seats held for their tokens, in the order the club listed them (``options`` as the
+        constructor's); those whose game is over in :attr:`finished`. A save that cannot
         be read is skipped, naming the file, in the log.
 
         Raises:
@@ -369,14 +373,19 @@ class Club:
         listening = index.get("listening")
         club.listening = tuple(listening) if listening else None
         names = index.get("names") or {}
+        order = {table_id: n for n, table_id in enumerate(names)}
+        kept = []
         for path in _latest_saves(directory):
             try:
                 table = Table.resume(path, **club.table_options)
             except RecordError as exc:
                 log.warning("skipping a table: %s", exc)
                 continue
-            if table.phase != "playing":
-                continue
+            if table.phase == "finished":
+                club.finished.append(table)
+            elif table.phase == "playing":
+                kept.append((order.get(table.id, len(order)), path, table))
+        for _, path, table in sorted(kept, key=lambda item: item[0]):  # as the club listed them
             name = str(names.get(table.id) or "")
             club._add(table, name if name and not club.name_taken(name) else club._free_name(table.ruleset.title))
             log.info("table %s (%s) resumed from %s", table.id, table.ruleset.name, path.name)

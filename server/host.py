@@ -217,8 +217,10 @@ class Host:
             self._connections = await nursery.start(self._keep_connections)
             if self.history is not None:
                 await nursery.start(self.history.run)
-                if self.table is not None and self.table.phase == "finished":  # resumed: written once, if not yet
-                    self.history.submit(finished_game(self.table, last_written(self.table.save_path)))
+                resumed = self.club.finished if self.club is not None else [self.table]
+                for table in resumed:
+                    if table.phase == "finished":  # resumed: written once, if not yet
+                        self.history.submit(finished_game(table, last_written(table.save_path)))
             await nursery.start(self._drive)
             if self.config.ssh is not None:
                 from server.ssh import run_gateway

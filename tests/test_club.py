@@ -95,3 +95,34 @@ async def test_the_club_s_lobby_shows_each_player_s_rating_from_the_host_s_histo
     assert [(s.name, s.rating) for s in done.seats if s.bot is None] == [("Ada", rated["Ada"].ordinal)]
     assert [s.rating for s in done.seats if s.bot == "random"] == [rated["random (bot)"].ordinal]
     assert [(s.name, s.rating) for s in waiting.seats] == [("Ada", rated["Ada"].ordinal)]
+
+
+async def test_a_resumed_club_writes_the_finished_games_its_history_does_not_hold_yet(tmp_path):
+    from client.botplay import start_when_full
+    from waddle.history import connect as open_history
+    from waddle.history import recent
+
+    folder, path = tmp_path / "club", tmp_path / "history.sqlite"
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0, save=folder))  # its history lost
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
+            async with connect("127.0.0.1", port, name="Ada", table=made.table) as client:
+                await start_when_full(client)
+                await play(client, get_ruleset("downtown").make_bot("random", 1), ready=False)
+                scores = client.state.outcome().scores
+            nursery.cancel_scope.cancel()
+        for _ in range(2):  # resumed twice: written once
+            again = Host(ServerConfig(club=True, port=0, resume=folder, history=path))
+            assert again.club.tables == {} and [t.id for t in again.club.finished] == [made.table]
+            async with trio.open_nursery() as nursery:
+                await nursery.start(again.run)
+                assert await trio.to_thread.run_sync(again.history.idle, 30)
+                nursery.cancel_scope.cancel()
+    db = open_history(path)
+    try:
+        games = recent(db)
+    finally:
+        db.close()
+    assert [(g.game, "Ada" in g.names, g.scores) for g in games] == [("downtown", True, tuple(scores))]

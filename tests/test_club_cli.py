@@ -12,17 +12,23 @@ import pytest
 import trio
 from test_server_cli import Plain, start_host
 
+from client.botplay import play, start_when_full
 from client.club import create_table, table_line
+from client.core import connect
+from client.state import Status
 from protocol import Settings
 from protocol.messages import TableInfo, TableSeat
+from server.persistence import read_save
+from waddle.ruleset import get_ruleset
 
 WADDLE = (sys.executable, "-m", "client.cli")
 
 
-def start_club(*args: str) -> tuple[subprocess.Popen, int]:
-    """``waddle serve --club`` on a free port, its bots moving at once; the process and its
-    port once it says where it listens."""
-    proc = subprocess.Popen([*WADDLE, "serve", "--club", "--port", "0", "--pace", "0", *args],
+def start_club(*args: str, port: int | None = 0) -> tuple[subprocess.Popen, int]:
+    """``waddle serve --club`` on a free port (``port``; ``None``: as the club's folder says),
+    its bots moving at once; the process and its port once it says where it listens."""
+    where = () if port is None else ("--port", str(port))
+    proc = subprocess.Popen([*WADDLE, "serve", "--club", *where, "--pace", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     if not line.startswith("Waddle club on 127.0.0.1:"):
@@ -143,3 +149,67 @@ def test_a_club_s_listing_line_cleans_the_host_s_text_and_shows_ratings_beside_n
     assert line.startswith("t1 ") and "Friday" in line
     assert "3/3 seated" in line and "not started" in line and "1 watching" in line and "code" in line
     assert line.endswith("Ann 12.3, Bob (away), Pingu (greedy bot) 3.0")
+
+
+@pytest.mark.slow
+def test_a_club_host_killed_with_three_tables_in_play_resumes_every_table_with_its_seats(tmp_path):
+    folder = tmp_path / "club"
+    proc, port = start_club("--no-history", "--save", str(folder))
+    tables = [("hex", Settings(players=2, bots=["random"]), "Ann"),
+              ("downtown", Settings(players=2, bots=["random"]), "Bea"),
+              ("hex", Settings(players=3, bots=["greedy"]), "Cy")]
+    before, after = {}, {}
+    resumed = []
+
+    async def sit(table: str, game: str, name: str, arrived: trio.Event) -> None:
+        bot = get_ruleset(game).make_bot("random", 1)
+        async with connect("127.0.0.1", port, name=name, table=table, first_wait=10) as client:
+            await start_when_full(client)
+            for _ in range(2):
+                await client.wait_for(lambda s: s.my_turn)
+                await client.act(await trio.to_thread.run_sync(bot.choose, client.state.view.position()))
+            await client.wait_for(lambda s: s.my_turn)  # the host's bots have moved: its turn again
+            before[table] = (client.state.label, client.token, client.state.version)
+            arrived.set()
+            await client.wait_for(lambda s: s.status is Status.RECONNECTING)  # the host was killed
+            await client.wait_for(lambda s: s.status is Status.CONNECTED)  # ...and is back
+            assert client.state.version >= before[table][2]
+            await play(client, bot, ready=False)
+            after[table] = (client.state.label, client.reconnects, client.state.outcome().scores,
+                            [seat.name for seat in client.state.seats])
+
+    async def evening() -> None:
+        nonlocal proc
+        with trio.fail_after(180):
+            created = [await create_table("127.0.0.1", port, game, settings) for game, settings, _ in tables]
+            async with trio.open_nursery() as nursery:
+                arrived = [trio.Event() for _ in tables]
+                for made, (game, _, name), event in zip(created, tables, arrived):
+                    nursery.start_soon(sit, made.table, game, name, event)
+                for event in arrived:
+                    await event.wait()
+                proc.kill()  # SIGKILL: no goodbye, no last save
+                await trio.to_thread.run_sync(proc.wait)
+                for made in created:
+                    resumed.append(read_save(folder / f"{made.table}.waddle.json"))
+                proc, again = await trio.to_thread.run_sync(
+                    lambda: start_club("--no-history", "--resume", str(folder), port=None))
+                assert again == port  # where the players' clients are trying
+            return created
+
+    try:
+        created = trio.run(evening)
+        listing = listed(port)
+    finally:
+        stop(proc)
+    for made, (_, _, name), saved in zip(created, tables, resumed):
+        label, token, version = before[made.table]
+        assert saved.match.is_over is False and saved.version >= version  # nothing a client saw is lost
+        seat = next(s for s in saved.saved.seats if s.name == name)
+        assert (seat.label, seat.token) == (label, token)
+        again_label, reconnects, scores, names = after[made.table]
+        assert again_label == label and reconnects >= 1
+        assert names == [s.name for s in saved.saved.seats]  # every seat kept, in its place
+        final = read_save(folder / f"{made.table}.waddle.json")
+        assert final.match.is_over and final.match.outcome().scores == scores
+    assert [(t["table"], t["phase"]) for t in listing] == [(m.table, "finished") for m in created]

@@ -474,3 +474,36 @@ def test_waddle_replay_steps_through_a_record_of_each_game_and_quits(name, moves
         assert viewer.proc.returncode == 0
     finally:
         viewer.close()
+
+
+def test_waddle_replay_without_a_file_lists_the_history_newest_first_and_opens_the_chosen_game(tmp_path):
+    from waddle.history import FinishedGame, Seat, connect, write_game
+
+    history = tmp_path / "history.sqlite"
+    db = connect(history, write=True)
+    try:
+        for number, (name, kind, names) in enumerate((("two-players-scout-and-fill.json", "hex", ("Ann", "Bob")),
+                                                      ("downtown-two-players.json", "downtown", ("Cy", "Di"))), 1):
+            record = json.loads((Path(__file__).parent / "data" / "records" / name).read_text())
+            write_game(db, FinishedGame(
+                table="t", number=number, game=kind, options={}, setup="standard", started=0.0,
+                finished=1_000_000.0 * number, record=record,
+                seats=tuple(Seat(seat=i, label=label, name=person, score=10 - i, winner=i == 0)
+                            for i, (label, person) in enumerate(zip(record["players"], names)))))
+    finally:
+        db.close()
+    viewer = Terminal(["replay", "--history", str(history)])
+    try:
+        wait([viewer], lambda: "Which game? 1-2" in viewer.text(), "the list of games")
+        lines = [line for line in viewer.screen.display if line[:3] in (" 1 ", "1  ", "2  ")]
+        assert lines[0].startswith("1 ") and "Waddle Downtown" in lines[0] and "Cy 10*, Di 9" in lines[0]
+        assert lines[1].startswith("2 ") and "Waddle " in lines[1] and "Ann 10*, Bob 9" in lines[1]
+        viewer.keys("2\r")
+        wait([viewer], lambda: "move 0 of 13" in viewer.text() and "Moves" in viewer.text(), "the hex game's replay")
+        viewer.keys("\x1b[F")
+        wait([viewer], lambda: "move 13 of 13" in viewer.text() and "won by B blue" in viewer.text(), "its end")
+        viewer.keys("q")
+        wait([viewer], lambda: viewer.proc.poll() is not None, "the viewer closed")
+        assert viewer.proc.returncode == 0
+    finally:
+        viewer.close()

@@ -157,17 +157,28 @@ def pick(seconds: float, ask=input, say=print):
     if not tables:
         raise UserError(nothing_found(seconds))
     say("\n".join(listing(tables)))
-    prompt = f"Which table? {'1' if len(tables) == 1 else f'1-{len(tables)}'} (Enter: 1, q: none) "
+    number = ask_number(len(tables), "table", ask, say)
+    if number is not None:
+        return tables[number]
+    raise UserError("no table chosen (give HOST:PORT to join one by its address)")
+
+
+def ask_number(count: int, what: str, ask=input, say=print) -> int | None:
+    """Ask with ``ask`` which of ``count`` numbered things (a ``what``: ``"table"``,
+    ``"game"``) to take; Enter takes the first, ``q`` none. Returns its index (from 0), or
+    ``None``: none chosen (``q``, the end of input, or :data:`PICK_TRIES` answers that are
+    no number of one)."""
+    prompt = f"Which {what}? {'1' if count == 1 else f'1-{count}'} (Enter: 1, q: none) "
     for _ in range(PICK_TRIES):
         try:
             answer = ask(prompt).strip()
         except EOFError:
-            break
+            return None
         if answer.lower() == "q":
-            break
+            return None
         if not answer:
-            return tables[0]
-        if answer.isdigit() and 1 <= int(answer) <= len(tables):
-            return tables[int(answer) - 1]
-        say(f"no table numbered {answer!r}")
-    raise UserError("no table chosen (give HOST:PORT to join one by its address)")
+            return 0
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        say(f"no {what} numbered {answer!r}")
+    return None

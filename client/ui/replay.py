@@ -187,9 +187,12 @@ class ReplaySession:
     wishes as :class:`~client.ui.session.RemoteSession`, every wish refused.
 
     Args:
-        path: the record or save file (``-``: standard input, read once).
+        path: the record or save file (``-``: standard input, read once); with ``record``,
+            only the record's name for people (``history game 12``).
         follow: take in the actions the file gains while it is shown (a game not over:
             then the viewer opens at its last step, the game as it is now).
+        record: the record itself (a game of the history: ``waddle replay`` with no
+            file), never followed.
 
     Raises:
         waddle.errors.RecordError: the file cannot be read or does not replay.
@@ -201,11 +204,11 @@ class ReplaySession:
     #: Why the file could not be used at the last look ("" if it could).
     reload_error = ""
 
-    def __init__(self, path: str, *, follow: bool = False) -> None:
+    def __init__(self, path: str, *, follow: bool = False, record: dict[str, Any] | None = None) -> None:
         self.path = path
         source = "<stdin>" if path == "-" else path
-        self.replay = self._replay(source)
-        self.follow = follow and not self.replay.finished
+        self.replay = Replay(record, source) if record is not None else self._replay(source)
+        self.follow = follow and record is None and not self.replay.finished
         self._listeners: list[Callable[[], None]] = []
         self.replay.step = len(self.replay) if self.follow else 0
         self._state = self.replay.state_at(self.replay.step)
