@@ -103,15 +103,23 @@ def seat_text(seat: TableSeat, phase: str = "lobby") -> str:
     return name if seat.rating is None else f"{name} {seat.rating:.1f}"
 
 
+def table_columns(info: TableInfo) -> tuple[str, ...]:
+    """One table of a club's listing for people, its host's text cleaned, in columns: id,
+    name, game, seats taken of its seats, its game's state, spectators, code and who sits
+    there, e.g. ``("5c1f0e9a2b7d4411", "Friday", "Waddle Downtown", "2/4 seated",
+    "not started", "1 watching", "code", "Ann 31.2, Bob")``."""
+    return (shown(clean(info.table, MAX_LABEL)), shown(clean(info.name)), shown(clean(info.title, MAX_LABEL)),
+            f"{len(info.seats)}/{info.players} seated", PHASES.get(info.phase, "?"),
+            f"{info.spectators} watching" if info.spectators else "", "code" if info.code_required else "open",
+            ", ".join(seat_text(seat, info.phase) for seat in info.seats))
+
+
 def table_line(info: TableInfo) -> str:
-    """One table of a club's listing for people, its host's text cleaned, e.g.
-    ``"5c1f0e9a2b7d4411  Friday              Waddle Downtown  2/4 seated  not started  1 watching  code  Ann 31.2, Bob"``."""
-    seats = ", ".join(seat_text(seat, info.phase) for seat in info.seats)
-    watching = f"{info.spectators} watching" if info.spectators else ""
-    return (f"{pad(shown(clean(info.table, MAX_LABEL)), 16)}  {pad(shown(clean(info.name)), 18)}  "
-            f"{pad(shown(clean(info.title, MAX_LABEL)), 15)}  {len(info.seats)}/{info.players} seated  "
-            f"{PHASES.get(info.phase, '?'):<11}  {watching:<11}  {'code' if info.code_required else 'open'}"
-            f"{'  ' + seats if seats else ''}").rstrip()
+    """:func:`table_columns` in one line, e.g. ``"5c1f0e9a2b7d4411  Friday              Waddle
+    Downtown  2/4 seated  not started  1 watching   code  Ann 31.2, Bob"``."""
+    table, name, title, seated, phase, watching, code, seats = table_columns(info)
+    return (f"{pad(table, 16)}  {pad(name, 18)}  {pad(title, 15)}  {seated}  {phase:<11}  {watching:<11}  "
+            f"{code}{'  ' + seats if seats else ''}").rstrip()
 
 
 def _check_club(where: str, welcome: Any) -> None:

@@ -104,6 +104,12 @@ class ClientError(Exception):
     """The client cannot go on (refused by the host, closed); ``str()`` says why."""
 
 
+class AtClub(ClientError, OSError):
+    """The host is a club of many tables and the client named none (``table``): choose one
+    (:mod:`client.club`, the club's lobby :mod:`client.ui.club`). An ``OSError`` too, so
+    that it comes out of the terminal UI as itself (:func:`client.ui.app.run_app`)."""
+
+
 class _SeatRefused(ClientError):
     """The host refused the seat request for good (``code``: a rejection code)."""
 
@@ -257,6 +263,8 @@ class Client:
                 reason, resync = "the host closed the connection", False
             except _Reconnect as exc:
                 reason, resync, stopped = str(exc), exc.resync, exc.stopped
+            except AtClub:
+                raise
             except (OSError, ConnectionClosed, TruncatedFrame, trio.TooSlowError) as exc:
                 reason, resync = _describe(exc), False
             except ProtocolError as exc:  # not a Waddle host: trying again cannot help
@@ -403,8 +411,8 @@ class Client:
         if not isinstance(message, Welcome):
             raise ProtocolError(f"expected welcome, got {type(message).__name__}")
         if message.club and not message.table:
-            raise ClientError(f"{self.host}:{self.port} is a club of many tables: choose one "
-                              f"(waddle tables {self.host}:{self.port}, then --table ID)")
+            raise AtClub(f"{self.host}:{self.port} is a club of many tables: choose one "
+                         f"(waddle tables {self.host}:{self.port}, then --table ID)")
         try:
             self.state.apply(message)
         except ValueError as exc:

@@ -507,3 +507,75 @@ def test_waddle_replay_without_a_file_lists_the_history_newest_first_and_opens_t
         assert viewer.proc.returncode == 0
     finally:
         viewer.close()
+
+
+def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_them(tmp_path):
+    import trio
+    from test_club_cli import WADDLE, start_club, stop
+
+    from client.club import create_table
+    from protocol import Settings
+    from waddle.history import FinishedGame, Seat, connect, ratings, write_game
+
+    history = tmp_path / "history.sqlite"
+    db = connect(history, write=True)
+    try:
+        write_game(db, FinishedGame(table="old", number=1, game="hex", options={}, setup="standard", started=0.0,
+                                    finished=1.0, record={}, seats=(
+                                        Seat(seat=0, label="red", name="Cy", score=60, winner=True),
+                                        Seat(seat=1, label="blue", name="Pingu", bot="random", score=40,
+                                             winner=False))))
+        cy = ratings(db, ["Cy"], "hex")["Cy"].ordinal
+    finally:
+        db.close()
+    club, port = start_club("--history", str(history), "--save", str(tmp_path / "club"))
+    where = f"127.0.0.1:{port}"
+    procs, terminals = [], []
+    try:
+        friday = trio.run(lambda: create_table("127.0.0.1", port, "hex", Settings(players=2), name="Friday"))
+        procs.append(subprocess.Popen([*WADDLE, "bot", where, "--table", friday.table, "--name", "Cy", "--quiet"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        done = subprocess.run([*WADDLE, "bot", where, "--create", "hex", "--players", "2", "--bots", "random",
+                               "--start", "--name", "Di", "--table-name", "Quick", "--quiet"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        ann = Terminal(["join", where, "--name", "Ann"], columns=130)
+        terminals.append(ann)
+
+        def row(name: str) -> str:
+            return next((line for line in ann.screen.display if f" {name} " in line), "")
+
+        wait(terminals, lambda: f"Waddle club at {where}: 2 tables" in ann.text()
+             and f"Cy {cy:.1f}" in row("Friday") and "game over" in row("Quick"), "the club's lobby")
+        assert "1/2 seated" in row("Friday") and "not started" in row("Friday") and "open" in row("Friday")
+        assert row("Friday").startswith("> ") and "2/2 seated" in row("Quick") and "Di" in row("Quick")
+        ann.keys("\r")  # join Friday
+        wait(terminals, lambda: "Ann (you)" in ann.text() and "Cy" in ann.text()
+             and f"waddle join {where} --table {friday.table}" in ann.text(), "Friday's lobby")
+        ann.keys("q")
+        wait(terminals, lambda: "Waddle club at" in ann.text() and "Enter join" in ann.text(), "back in the club")
+        ann.keys("j")
+        wait(terminals, lambda: row("Quick").startswith("> "), "Quick selected")
+        ann.keys("w")
+        wait(terminals, lambda: "GAME OVER" in ann.text() and "(watching)" in ann.text()
+             and "Rematch? press r" in ann.text(), "the finished table, watched")
+        ann.keys("q")
+        wait(terminals, lambda: "Waddle club at" in ann.text() and "game over" in row("Quick"), "back in the club")
+        ann.keys("n")
+        wait(terminals, lambda: "New table of: 1 Waddle  2 Waddle Downtown" in ann.text(), "the games to open")
+        ann.keys("2")
+        wait(terminals, lambda: "Waddle Downtown: the lobby" in ann.text() and "Ann (you)" in ann.text(),
+             "the new Downtown table's lobby")
+        ann.keys("q")
+        wait(terminals, lambda: "3 tables" in ann.text() and "Waddle Downtown" in row("Waddle Downtown 1"),
+             "the new table listed")
+        ann.keys("q")
+        wait(terminals, lambda: ann.proc.poll() is not None, "Ann left the club")
+        assert ann.proc.returncode == 0
+    finally:
+        for terminal in terminals:
+            terminal.close()
+        for proc in procs:
+            proc.kill()
+            proc.wait(10)
+        stop(club)

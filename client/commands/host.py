@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.port is not None:
         check_port(args.port, any_free=True)
+    if serve.club_from(args):
+        return host_club(args)
     code = None if args.open else args.code or new_code()
     save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=serve.address_from(args), port=args.port,
@@ -84,6 +86,71 @@ def _ssh_too(address: str, ssh_port: int | None) -> str:
     from server.ssh.address import shown_address, ssh_command
 
     return f"  or  {ssh_command(shown_address(address), ssh_port)}"
+
+
+def host_club(args: argparse.Namespace) -> int:
+    """``waddle host --club``: the club's host (as ``waddle serve --club`` makes it) in a
+    thread of this process with its own trio run, and you at its lobby
+    (:func:`client.commands.join.club_evening`) until you leave it, which stops the host.
+
+    Raises:
+        OSError: the host cannot listen (saying where), or the UI cannot run.
+    """
+    import threading
+    import time
+
+    import trio
+
+    from client.commands.join import club_evening
+    from client.seats import SeatStore
+    from server.host import Host, ServerConfig
+
+    save = args.save or (None if args.resume else time.strftime("waddle-club-%Y%m%d-%H%M%S"))
+    server = Host(ServerConfig(address=serve.address_from(args), port=args.port, default_port=serve.DEFAULT_PORT,
+                               settings=serve.settings_from(args), save=save, resume=args.resume,
+                               grace=args.grace, lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
+                               limits=serve.limits_from(args), command="waddle host",
+                               bot_delay=serve.pace_from(args), history=serve.history_from(args, "host"),
+                               ssh=serve.ssh_from(args), club=True))
+    running: dict = {}
+    listening = threading.Event()
+
+    async def host() -> None:
+        with trio.CancelScope() as scope:
+            running["stop"], running["token"] = scope.cancel, trio.lowlevel.current_trio_token()
+            async with trio.open_nursery() as nursery:
+                try:
+                    running["port"] = await nursery.start(server.run)
+                finally:
+                    listening.set()
+
+    def serve_club() -> None:
+        try:
+            trio.run(host)
+        except BaseException as exc:  # noqa: BLE001 - said by the thread that waits for it
+            running["error"] = exc
+            listening.set()
+
+    thread = threading.Thread(target=serve_club, name="waddle-club-host", daemon=True)
+    thread.start()
+    listening.wait()
+    if "port" not in running:
+        error = running.get("error")
+        raise OSError(f"cannot host on {server.address}:{server.wanted_port}: "
+                      f"{getattr(error, 'strerror', None) or error}")
+    port = running["port"]
+    print(f"Hosting a club on {server.address}:{port}. Others join with:  "
+          f"{serve.join_command(server.address, port, None)}", flush=True)
+    local = "127.0.0.1" if server.address in ("0.0.0.0", "") else server.address
+    args.address, args.wait, args.table = f"{local}:{port}", 10.0, None
+    try:
+        return club_evening(local, port, args, {"label": args.colour, "seat_store": SeatStore()})
+    finally:
+        trio.from_thread.run_sync(running["stop"], trio_token=running["token"])
+        thread.join(30)
+        message = serve.club_saved_message(server.club, "host")
+        if message:
+            print(message, flush=True)
 
 
 def run_ui_then_say_saved(session, args, table) -> int:

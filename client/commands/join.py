@@ -47,26 +47,81 @@ def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> N
 
 
 def open_table(args: argparse.Namespace, **client_options) -> int:
-    """Connect to ``args.address`` as ``args.name`` and run the UI until the player quits.
+    """Connect to ``args.address`` as ``args.name`` and run the UI until the player quits;
+    at a club without ``--table``, its lobby first (:func:`club_evening`).
 
     Raises:
         ValueError: a malformed ``HOST:PORT``.
         OSError: the host cannot be reached or refuses the client.
     """
     from client.address import parse_address
-    from client.ui.session import RemoteSession
+    from client.core import AtClub
 
     if args.address is None:
         choose_on_lan(args)
     host, port = parse_address(args.address)
-    session = RemoteSession(host, port, client_options={
-        "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
-        "table": args.table, **client_options})
-    status = run_ui(session, args)
+    try:
+        session = table_ui(host, port, args, client_options)
+    except AtClub:
+        return club_evening(host, port, args, client_options)
     message = come_back(session.state, args)
     if message:
         print(message, flush=True)
-    return status
+    return 0
+
+
+def table_ui(host: str, port: int, args: argparse.Namespace, client_options: dict, address: str = ""):
+    """Run the UI of the table at ``host``:``port`` (``args.table`` at a club) until the
+    player quits; the session it ran (its state as the UI last saw it).
+
+    Raises:
+        client.core.AtClub: the host is a club and ``args.table`` is none.
+        OSError: the host cannot be reached or refuses the client.
+    """
+    from client.ui.session import RemoteSession
+
+    session = RemoteSession(host, port, client_options={
+        "name": options.check_name(args.name), "code": args.code, "first_wait": args.wait,
+        "table": args.table, **client_options}, address=address)
+    run_ui(session, args)
+    return session
+
+
+def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict, ask=input) -> int:
+    """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
+    lobby again, until the player leaves the lobby. A table that wants a code and was
+    given none (``--code``) asks for it with ``ask``; a refusal (a full table, a wrong
+    code) is shown in the lobby.
+
+    Raises:
+        OSError: the terminal UI cannot run.
+    """
+    import sys
+
+    from client.ui.club import ClubLobby, choose
+    from client.ui.style import want_colour
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise OSError(f"{host}:{port} is a club of many tables: its lobby needs a terminal "
+                      f"(else: waddle tables {host}:{port}, then --table ID)")
+    lobby = ClubLobby(host, port, options.check_name(args.name), watching=bool(client_options.get("watch")))
+    while (choice := choose(lobby, colour=want_colour(args.no_color))) is not None:
+        args.table = choice.table
+        code = args.code
+        if choice.code_required and code is None:
+            try:
+                code = ask("Join code: ").strip() or None
+            except EOFError:
+                code = None
+        table_args = argparse.Namespace(**{**vars(args), "code": code})
+        try:
+            where = f"waddle join {host}:{port} --table {choice.table}" + (f" --code {shell_word(code)}" if code else "")
+            session = table_ui(host, port, table_args, {**client_options, "watch": choice.watch}, where)
+        except OSError as exc:
+            lobby.notice = str(exc)
+            continue
+        lobby.notice = come_back(session.state, table_args) or ""
+    return 0
 
 
 def choose_on_lan(args: argparse.Namespace, ask=input) -> None:

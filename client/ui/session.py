@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from client.core import Client, ClientError
+from client.core import AtClub, Client, ClientError
 from client.state import TableState
 from protocol.messages import Configure, Continue, Ready, Rematch, Settings, Start, Undo
 
@@ -68,6 +68,7 @@ class RemoteSession:
         """Run the host (if any) and the client; stay until cancelled so the last screen stays up.
 
         Raises:
+            client.core.AtClub: the host is a club and the client named no table.
             OSError: the host could not listen, or the first connection failed or was
                 refused; one line saying why.
         """
@@ -88,7 +89,10 @@ class RemoteSession:
                 await self.client.run()
                 await trio.sleep_forever()
         except* (OSError, ClientError) as group:
-            raise OSError(str(_first(group))) from None
+            first = _first(group)
+            if isinstance(first, AtClub):  # the club's lobby is the caller's to show
+                raise first from None
+            raise OSError(str(first)) from None
 
     async def _show_record(self) -> None:
         """Each time the host's game is over and saved, say where (a rematch is saved to

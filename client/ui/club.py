@@ -1,0 +1,237 @@
+"""The club's lobby on the terminal: the tables of a club host (``waddle serve --club``),
+to join, watch or open one (``docs/club.md``).
+
+``waddle join HOST:PORT`` at a club shows it first: every table with its game, seats
+taken of its seats, whether its game has started, its spectators, whether it needs a
+code, and who sits there with the rating the club's history knows beside each name
+(:func:`client.club.table_columns`). Keys: up/down (``k``/``j``) choose a table, Enter
+joins it (``waddle watch``: watches it), ``w`` watches it, ``n`` opens a new table (then
+the game's number), ``r`` asks for the list at once (it is asked every
+:data:`REFRESH` seconds), ``q`` leaves. :func:`choose` returns what was chosen; the
+table's own screen (:class:`client.ui.app.WaddleApp`) then runs, and quitting it comes
+back here (:func:`client.commands.join.open_table`).
+
+The list comes from the host (:func:`client.club.list_tables`, in a worker thread: each
+request is a short trio run of its own, so this screen's asyncio loop never waits on the
+network); every text of it is cleaned before it is shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import trio
+from prompt_toolkit.application import Application
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.output import ColorDepth
+
+from client.club import create_table, list_tables, table_columns
+from client.core import ClientError
+from client.ui.style import make_style
+from protocol.text import cut
+
+#: Seconds between two requests of the club's list.
+REFRESH = 1.0
+#: The columns' heading (:func:`client.club.table_columns`' order, without the id).
+HEADING = ("table", "game", "seats", "game state", "watching", "code", "players (rating)")
+
+
+@dataclass
+class Choice:
+    """What the person chose at the club's lobby: the ``table`` (its id) to join, or to
+    ``watch``, and whether it asks for a join ``code``."""
+
+    table: str
+    watch: bool = False
+    code_required: bool = False
+
+
+@dataclass
+class ClubLobby:
+    """The club's lobby screen's state: where the club is, who is looking, the tables
+    listed last, which is selected, what to say (a refusal, a problem reaching the host)."""
+
+    host: str
+    port: int
+    name: str
+    watching: bool = False
+    tables: list = field(default_factory=list)
+    selected: int = 0
+    notice: str = ""
+    creating: bool = False
+    choice: Choice | None = None
+    games: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from waddle.ruleset import rulesets
+
+        self.games = list(rulesets().values())
+
+    # -- what it shows ----------------------------------------------------------------------
+
+    def lines(self, columns: int, rows: int) -> list:
+        """The screen's lines (prompt-toolkit fragments), cut to ``columns``, at most ``rows``."""
+        widths = (18, 15, 10, 11, 10, 4)
+        title = f"Waddle club at {self.host}:{self.port}: {len(self.tables)} tables"
+        out = [[("class:banner", cut(title, columns).ljust(columns))], []]
+        out.append([("class:dim", cut("  " + _row(HEADING, widths), columns))])
+        body = rows - len(out) - 3
+        first = max(0, min(self.selected - body + 1, len(self.tables) - body))
+        for n, info in enumerate(self.tables[first:first + body], first):
+            style = "class:selected" if n == self.selected else ""
+            out.append([(style, cut(("> " if n == self.selected else "  ") + _row(table_columns(info)[1:], widths),
+                                    columns))])
+        if not self.tables:
+            out.append([("", "  no tables yet: n opens one")])
+        out += [[]] * max(0, rows - len(out) - 2)
+        out.append([("class:notice", cut(self.notice, columns))])
+        out.append([("class:key", cut(self.hints(), columns))])
+        return out
+
+    def hints(self) -> str:
+        if self.creating:
+            games = "  ".join(f"{n} {ruleset.title}" for n, ruleset in enumerate(self.games, 1))
+            return f"New table of: {games}   Esc back"
+        enter = "watch" if self.watching else "join"
+        return f"Enter {enter}  w watch  n new table  r refresh  q leave the club"
+
+    # -- what keys do -------------------------------------------------------------------------
+
+    def move(self, step: int) -> None:
+        if self.tables:
+            self.selected = max(0, min(len(self.tables) - 1, self.selected + step))
+
+    def pick(self, watch: bool) -> bool:
+        """Choose the selected table (to watch with ``watch``); whether there is one."""
+        if not self.tables:
+            self.notice = "no table to choose: n opens one"
+            return False
+        info = self.tables[self.selected]
+        self.choice = Choice(info.table, watch or self.watching, info.code_required)
+        return True
+
+    async def refresh(self) -> None:
+        """Ask the club for its tables (keeping the selected one selected)."""
+        try:
+            listed = await asyncio.to_thread(trio.run, list_tables, self.host, self.port)
+        except ClientError as exc:
+            self.notice = str(exc)
+            return
+        chosen = self.tables[self.selected].table if self.tables else None
+        self.tables = listed.tables
+        ids = [info.table for info in self.tables]
+        self.selected = ids.index(chosen) if chosen in ids else min(self.selected, max(0, len(ids) - 1))
+        if self.notice.startswith("cannot ask"):
+            self.notice = ""
+
+    async def create(self, number: int) -> bool:
+        """Open a table of the ``number``-th game (from 1) and choose it; whether it opened."""
+        self.creating = False
+        if not 1 <= number <= len(self.games):
+            return False
+        game = self.games[number - 1].name
+        try:
+            created = await asyncio.to_thread(trio.run, create_table, self.host, self.port, game)
+        except ClientError as exc:
+            self.notice = str(exc)
+            return False
+        self.choice = Choice(created.table)
+        return True
+
+
+def _row(cells, widths) -> str:
+    from protocol.text import pad
+
+    return "  ".join(pad(str(cell), width) for cell, width in zip(cells, widths)) + "  " + " ".join(cells[len(widths):])
+
+
+def choose(lobby: ClubLobby, *, colour: bool = True) -> Choice | None:
+    """Run the club's lobby screen until the person chooses a table (its :class:`Choice`)
+    or leaves (``None``)."""
+    return asyncio.run(_run(lobby, colour))
+
+
+async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
+    kb = KeyBindings()
+    control = FormattedTextControl(lambda: _screen(lobby, app), focusable=True)
+    app = Application(layout=Layout(HSplit([Window(control)])), key_bindings=kb, full_screen=True,
+                      style=make_style(colour), color_depth=None if colour else ColorDepth.MONOCHROME,
+                      erase_when_done=True)
+    listing = not_creating = _filter(lambda: not lobby.creating)
+    creating = _filter(lambda: lobby.creating)
+
+    @kb.add("up", filter=listing)
+    @kb.add("k", filter=listing)
+    def _(event):
+        lobby.move(-1)
+
+    @kb.add("down", filter=listing)
+    @kb.add("j", filter=listing)
+    def _(event):
+        lobby.move(1)
+
+    @kb.add("enter", filter=listing)
+    def _(event):
+        if lobby.pick(watch=False):
+            app.exit()
+
+    @kb.add("w", filter=listing)
+    def _(event):
+        if lobby.pick(watch=True):
+            app.exit()
+
+    @kb.add("n", filter=not_creating)
+    def _(event):
+        lobby.creating = True
+
+    @kb.add("escape", filter=creating)
+    def _(event):
+        lobby.creating = False
+
+    for digit in "123456789":
+        @kb.add(digit, filter=creating)
+        async def _(event, number=int(digit)):
+            if await lobby.create(number):
+                app.exit()
+            app.invalidate()
+
+    @kb.add("r", filter=listing)
+    async def _(event):
+        await lobby.refresh()
+        app.invalidate()
+
+    @kb.add("q", filter=listing)
+    @kb.add("c-c")
+    def _(event):
+        lobby.choice = None
+        app.exit()
+
+    async def keep_listing() -> None:
+        while True:
+            await lobby.refresh()
+            app.invalidate()
+            await asyncio.sleep(REFRESH)
+
+    lobby.choice = None
+    task = asyncio.get_running_loop().create_task(keep_listing())
+    try:
+        await app.run_async()
+    finally:
+        task.cancel()
+    return lobby.choice
+
+
+def _filter(test):
+    from prompt_toolkit.filters import Condition
+
+    return Condition(test)
+
+
+def _screen(lobby: ClubLobby, app: Application):
+    from client.ui.text import join_lines
+
+    size = app.output.get_size()
+    return join_lines(lobby.lines(size.columns, size.rows), size.columns)
