@@ -72,7 +72,9 @@ def _client_checks(port: int, results: dict) -> None:
                                                         x11_forwarding=True)),
                     ("subsystem", lambda: conn.create_session(asyncssh.SSHClientSession, subsystem="scp")),
                     ("unix direct", lambda: conn.open_unix_connection("/run/anything.sock")),
-                    ("unix remote", lambda: conn.forward_remote_path("/tmp/waddle-never.sock", "/tmp/x"))]:
+                    ("unix remote", lambda: conn.forward_remote_path("/tmp/waddle-never.sock", "/tmp/x")),
+                    ("tun", lambda: conn.open_tun()),  # what ssh -w asks: a layer-3 tunnel
+                    ("tap", lambda: conn.open_tap())]:
                 try:
                     await request()
                     results[name] = "granted"
@@ -99,14 +101,14 @@ async def _against_a_gateway(tmp_path, guest_command: tuple[str, ...], client) -
     return results
 
 
-async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_and_forwarding_are_refused(tmp_path):
+async def test_wrong_code_exec_sftp_subsystems_x11_a_bare_shell_forwarding_and_tunnels_are_refused(tmp_path):
     results = await _against_a_gateway(tmp_path, ("false",), _client_checks)
     assert results["wrong code"] == "refused" and "connected" not in results
     assert results["exec"] == "refused"
     assert results["sftp"] == "refused"
     assert results["remote"] == "refused"
     assert results["direct"] == "refused"  # what local forwarding (ssh -L) opens
-    for name in ("shell without a terminal", "x11", "subsystem", "unix direct", "unix remote"):
+    for name in ("shell without a terminal", "x11", "subsystem", "unix direct", "unix remote", "tun", "tap"):
         assert results[name] == "refused", name
 
 

@@ -16,8 +16,10 @@ the host's save, to know a move landed). A vt100 guest gets the screen in ASCII 
 colour, a guest whose ssh sends a Latin-1 ``LANG`` in ASCII with colour. Inside a private
 network namespace whose machine has a LAN address, a host listening on every interface
 prints the ssh command with that address as its first line (``serve``, and ``host`` with
-``--ssh PORT``), and the command as printed brings a guest in. Waiting is bounded by a
-timeout; no sleeps.
+``--ssh PORT``), and the command as printed brings a guest in. Ann's screen process is
+stopped (a hang), then killed (a crash): the host and the two other guests go on (a chat
+goes from one to the other each time), ann is told, her ssh ends, and the same command
+gives her seat back. Waiting is bounded by a timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import base64
 import fcntl
 import hashlib
+import os
 import re
 import shlex
 import shutil
@@ -33,6 +36,7 @@ import string
 import struct
 import subprocess
 import termios
+from pathlib import Path
 
 import pytest
 from lan_kit import make_namespace, wait_for_line
@@ -314,3 +318,52 @@ def test_listening_on_the_lan_the_first_line_is_the_ssh_command_with_the_lan_add
                 process.kill()
                 process.wait(10)
         namespace.close()
+
+
+def screen_process(server: Terminal, name: str) -> int:
+    """The process id of the guest ``name``'s screen, a child of the host (Linux's /proc)."""
+    tasks = Path(f"/proc/{server.proc.pid}/task")
+    pids = [int(pid) for task in tasks.iterdir() for pid in (task / "children").read_text().split()]
+    found = [pid for pid in pids if f"\0--name\0{name}\0" in Path(f"/proc/{pid}/cmdline").read_text()]
+    assert len(found) == 1, (name, pids)
+    return found[0]
+
+
+@pytest.mark.skipif(SSH is None, reason="no OpenSSH client on this machine")
+def test_a_guest_screen_that_hangs_or_crashes_touches_neither_the_host_nor_the_other_guests(tmp_path):
+    server, port = host(tmp_path, players=3)
+    known = tmp_path / "known_hosts"
+    terminals = [server]
+    try:
+        guests = {}
+        for name in ("ann", "bob", "cy"):
+            guests[name] = guest(port, name, known)
+            terminals.append(guests[name])
+            wait(terminals, lambda name=name: f"{name} (you)" in guests[name].text(), f"{name} seated")
+        ann, bob, cy = guests.values()
+        screen = screen_process(server, "ann")
+
+        os.kill(screen, signal.SIGSTOP)  # ann's screen hangs
+        bob.keys("c")
+        wait(terminals, lambda: "say:" in bob.text(), "bob's chat line")
+        bob.keys("while ann hangs\r")
+        wait(terminals, lambda: "bob: while ann hangs" in cy.text(), "bob's chat on cy's screen")
+
+        os.kill(screen, signal.SIGKILL)  # and crashes
+        wait(terminals, lambda: "the game's screen ended unexpectedly" in ann.text() and ann.proc.poll() is not None,
+             "ann told, and her ssh ended")
+        wait(terminals, lambda: any(line.startswith("  R ann") and "away" in line for line in cy.screen.display),
+             "ann away on cy's screen")
+        bob.keys("c")
+        wait(terminals, lambda: "say:" in bob.text(), "bob's chat line again")
+        bob.keys("after ann crashed\r")
+        wait(terminals, lambda: "bob: after ann crashed" in cy.text(), "bob's second chat on cy's screen")
+        assert server.proc.poll() is None
+
+        again = guest(port, "ann", known)  # within the lobby's grace, her name takes her seat back
+        terminals.append(again)
+        wait(terminals, lambda: "R ann (you)  (red" in again.text() and "R ann  (red" in cy.text(),
+             "ann back in her own seat, on cy's screen too")
+    finally:
+        for terminal in terminals:
+            terminal.close()
