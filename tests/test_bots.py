@@ -8,6 +8,7 @@ from waddle import SCOUT, Game, Map, Place, Water, parse_action
 from waddle.hex.bots import BOTS, SEARCHES, GreedyBot, SearchBot, make_bot
 from waddle.hex.hexgrid import neighbours
 from waddle.hex.record import to_record
+from waddle.ruleset import rulesets
 
 # Two numbered water hexes with six ice hexes each; (1, 0) and (2, 0) touch.
 W1, W2 = (0, 0), (3, 0)
@@ -108,7 +109,7 @@ def test_search_with_a_budget_too_short_for_one_pass_still_moves(monkeypatch, ki
     assert game.is_legal(bot.choose(game)) and bot.last_iterations == 1
 
 
-@pytest.mark.parametrize("game", ["hex", "downtown"])
+@pytest.mark.parametrize("game", sorted(rulesets()))
 def test_the_timed_bots_of_each_game_take_a_time_budget_and_no_other_bot_does(game):
     from waddle.ruleset import get_ruleset
 

@@ -29,7 +29,7 @@ import pytest
 
 from protocol.messages import PROTOCOL_VERSION, Settings
 from waddle.errors import IllegalActionError, RecordError, ViewError
-from waddle.ruleset import Match, Ruleset, rulesets
+from waddle.ruleset import LEVELS, Match, Ruleset, rulesets
 
 RULESETS = rulesets()
 GAMES = sorted(RULESETS)
@@ -184,6 +184,17 @@ def test_every_audience_follows_the_redacted_events_in_step(game, players, optio
 
 
 # -- bots -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_level_is_one_of_the_games_bots_and_every_seat_look_is_its_own(game):
+    ruleset = RULESETS[game]
+    assert tuple(ruleset.levels) == LEVELS and ruleset.bots
+    assert all(level.kind in ruleset.bots for level in ruleset.levels.values())
+    ruleset.check_bots([*LEVELS, *ruleset.bots])
+    assert set(ruleset.timed_bots) <= set(ruleset.bots)
+    labels = [look.label for look in ruleset.seats]
+    assert len(set(labels)) == len(labels) >= ruleset.players[1]
 
 
 def check_bots_play_legally(match: Match, kind: str, seed: int = 3) -> None:

@@ -15,8 +15,8 @@ import argparse
 from client.cli import seconds
 from client.commands import bots_help, check_writable, player_counts, players_help
 
-#: Bots seated by default, by seat (the first N for N players).
-DEFAULT_BOTS = ("search", "greedy", "greedy", "random", "greedy")
+#: Bots seated by default, by seat (the first N for N players): levels, which every game has.
+DEFAULT_BOTS = ("hard", "medium", "medium", "easy", "medium")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to save the game record (default: waddle-demo-SEED.json "
                              "in the system's temporary directory)")
     parser.add_argument("--seconds", type=seconds, default=0.05,
-                        help="search bot's time budget per move, seconds (default 0.05)")
+                        help="time budget per move of the bots that search (the hard level's too), "
+                             "seconds (default 0.05)")
     parser.add_argument("--pace", type=seconds, default=0.04,
                         help="pause before each move so you can watch, seconds "
                              "(default 0.04; 0 with --json)")
@@ -117,7 +118,7 @@ async def play_demo(ruleset, settings, kinds: list[str], seed: int, seconds: flo
     stop = trio.CancelScope()
 
     async def seat(i: int, kind: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        options = {"seconds": seconds} if kind in ruleset.timed_bots else {}
+        options = {"seconds": seconds} if ruleset.resolve_bot(kind, {})[0] in ruleset.timed_bots else {}
         bot = ruleset.make_bot(kind, seed * 10 + i, **options)
         seated = False
         try:
