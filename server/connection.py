@@ -4,9 +4,10 @@ What the connection sends goes straight into its socket when that needs no waiti
 non-blocking write: nothing is queued or being written, and the socket's buffer has
 room), else through a bounded memory channel drained by its own writer task, in order;
 so a slow or frozen client only fills its own queue, never stalls a broadcast, and when
-the queue is full the connection is dropped (it may reconnect and reclaim). What one
-client message causes is written once per connection when the table is done with it,
-the sender's first (its event and its ``ack`` in one write; :func:`_written_after`).
+the queue is full the connection is dropped (it may reconnect and reclaim). What the
+table sends comes through its outbox (:mod:`server.outbox`): what one client message
+causes reaches each connection in one write (:meth:`Connection.send_frames`), the
+sender's first.
 :meth:`Connection.run` catches every error of its own connection: nothing a client
 sends reaches the others.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -136,25 +137,15 @@ class Connection:
     # -- the table's side (never blocks) --------------------------------------------------------
 
     def send(self, message: Any) -> None:
-        """Send ``message`` to this client (:meth:`send_frame`)."""
-        self.send_frame(encode(message))
+        """Send ``message`` to this client now (:meth:`_write`); the table sends through its
+        outbox instead (:mod:`server.outbox`), which hands its frames to :meth:`send_frames`."""
+        if not self._closing:
+            self._write(encode(message))
 
-    def send_frame(self, frame: bytes) -> None:
-        """Send an encoded frame: held while a client message is handled
-        (:func:`_written_after`), else written (:meth:`_write`)."""
-        if self._closing:
-            return
-        if _held is not None:
-            _held.setdefault(self, []).append(frame)
-        else:
-            self._write(frame)
-
-    def flush(self) -> None:
-        """Write at once what was held for this connection while its own message is
-        handled (:func:`_written_after`; nothing held: nothing to do)."""
-        frames = _held.pop(self, None) if _held is not None else None
-        if frames:
-            self._write(b"".join(frames))
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        """Send encoded frames, in order, in one write (:meth:`_write`)."""
+        if not self._closing:
+            self._write(frames[0] if len(frames) == 1 else b"".join(frames))
 
     def _write(self, frame: bytes) -> None:
         """Into the socket at once if that needs no waiting, else (what did not fit) queued
@@ -219,8 +210,7 @@ class Connection:
         """Send ``closing`` (after what is queued) and end the connection."""
         if self._closing:
             return
-        held = _held.pop(self, []) if _held is not None else []
-        self._write(b"".join([*held, encode(Closing(code=code, message=message))]))
+        self._write(encode(Closing(code=code, message=message)))
         self._closing = True
         try:
             self._queue_in.send_nowait(None)
@@ -412,18 +402,17 @@ class Connection:
                                                        "(join_table, watch_table)")
         elif isinstance(message, CLUB_REQUESTS) and self.club is None:
             self.reject(_tag(message), "not_a_club", "this host is one table, not a club")
-        elif self.waiting:
-            why = self._admit(self, message)
-            if why is not None:
-                self.close("full", why)
-                return True
-            self._admit, self._admit_by = None, math.inf
-            self._handle(self, message)
         else:
-            _written_after(self, self._handle, message)
+            if self.waiting:
+                why = self._admit(self, message)
+                if why is not None:
+                    self.close("full", why)
+                    return True
+                self._admit, self._admit_by = None, math.inf
+            self._handle(message)
         return False
 
-    def _handle(self, _: Connection, message: Any) -> None:
+    def _handle(self, message: Any) -> None:
         """Hand ``message`` to the club (its requests) or the table."""
         if isinstance(message, CLUB_REQUESTS):
             self.club.handle(self, message)
@@ -451,25 +440,6 @@ def _tag(message: Any) -> str:
     """The ``type`` of a decoded message (``"?"`` for one that could not be decoded)."""
     config = getattr(message, "__struct_config__", None)
     return config.tag if config else "?"
-
-
-#: Frames held while a client message is handled (:func:`_written_after`), by connection.
-_held: dict[Connection, list[bytes]] | None = None
-
-
-def _written_after(sender: Connection, handle: Callable[[Connection, Any], None], message: Any) -> None:
-    """``handle(sender, message)``, holding every frame it sends, then writing each
-    connection's frames at once, ``sender``'s first (one write each instead of one per
-    frame, and the sender's own event first; ``handle`` may write the sender's sooner,
-    :meth:`Connection.flush`). Safe as a global: ``handle`` never awaits."""
-    global _held
-    _held = {}
-    try:
-        handle(sender, message)
-    finally:
-        held, _held = _held, None
-    for connection in sorted(held, key=lambda c: c is not sender):
-        connection._write(b"".join(held[connection]))
 
 
 class _End(Exception):

@@ -43,13 +43,9 @@ class Peer(Protocol):
     watching: bool
     name: str
 
-    def send(self, message: Any) -> None: ...
-
-    def send_frame(self, frame: bytes) -> None: ...
-
-    def flush(self) -> None:
-        """Write now what this peer was sent while the table handles its message (its
-        answer is complete; the table's remaining work need not delay it)."""
+    def send_frames(self, frames: Sequence[bytes]) -> None:
+        """Write encoded ``frames`` to the peer, in order, in one write, never blocking
+        (the table's :class:`server.outbox.Outbox` hands it each turn's frames)."""
 
     def close(self, code: str, message: str) -> None: ...
 

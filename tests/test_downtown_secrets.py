@@ -24,7 +24,8 @@ import trio
 from client.backoff import Backoff
 from client.botplay import play
 from client.core import connect
-from protocol import Settings
+from protocol import Settings, server_message
+from protocol.framing import decoder_for
 from server import Host, ServerConfig
 from waddle.downtown.options import DowntownOptions
 from waddle.downtown.state import State
@@ -300,16 +301,11 @@ class Peer:
         self.sent: list = []
         self.logged: list[str] = []
 
-    def send(self, message) -> None:
-        self.sent.append(message)
-
-    def send_frame(self, frame: bytes) -> None:
-        self.sent.append(frame)
+    def send_frames(self, frames) -> None:
+        decoder = decoder_for(server_message(DOWNTOWN))
+        self.sent += [decoder.decode(frame[4:]) for frame in frames]
 
     def close(self, code: str, message: str) -> None:
-        pass
-
-    def flush(self) -> None:
         pass
 
     def log_rejection(self, request: str, code: str, message: str) -> None:

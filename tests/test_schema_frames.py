@@ -97,14 +97,8 @@ class RecordingPeer:
         self.seat, self.watching, self.address = None, False, None
         self.data = bytearray()
 
-    def send(self, message) -> None:
-        self.send_frame(protocol.encode(message))
-
-    def send_frame(self, frame: bytes) -> None:
-        self.data += frame
-
-    def flush(self) -> None:
-        pass
+    def send_frames(self, frames) -> None:
+        self.data += b"".join(frames)
 
     def close(self, code: str, message: str) -> None:
         pass

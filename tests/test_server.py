@@ -6,7 +6,6 @@ import trio
 from test_server_kit import (
     MAP2,
     MAP3,
-    TablePeer,
     config,
     hex_settings,
     hosting,
@@ -16,7 +15,6 @@ from test_server_kit import (
 )
 
 import protocol
-from server.table import Table
 from waddle.hex.options import BundledMap, FileMap, StandardMap
 from waddle.hex.record import from_record
 from waddle.hex.ruleset import RULESET as HEX
@@ -68,38 +66,6 @@ async def test_the_mover_has_its_event_and_ack_before_the_table_announces_the_ga
     assert tail[2].phase == "finished"
     tail = other.received[[getattr(m, "version", None) for m in other.received].index(last):]
     assert [type(m) for m in tail[:2]] == [protocol.Played, protocol.Lobby] and tail[1].phase == "finished"
-
-
-class Recorder(TablePeer):
-    """A peer that notes in ``calls``, shared by every recorder, each message given to it
-    and each flush, in the order they come."""
-
-    def __init__(self, name: str, calls: list) -> None:
-        super().__init__(name)
-        self.calls = calls
-
-    def received(self, message) -> None:
-        self.calls.append((self.name, type(message).__name__))
-
-    def flush(self) -> None:
-        self.calls.append((self.name, "flush"))
-
-
-async def test_the_mover_s_event_and_ack_are_written_before_any_other_connection_s_frame(autojump_clock):
-    calls: list = []
-    table = Table(config().settings, ruleset=HEX, prepared=on_map(MAP2), seed=3)
-    ada, bob, eve = (Recorder(name, calls) for name in ("Ada", "Bob", "Eve"))
-    for peer in (ada, bob):
-        table.handle(peer, protocol.Join(name=peer.name))
-    table.handle(eve, protocol.Watch(name="Eve"))
-    table.handle(ada, protocol.Start())
-    mover = ada if 0 in table.match.to_act() else bob
-    action = table.match.position(0).legal_actions()[0]
-    del calls[:]
-    table.handle(mover, protocol.Act(id="1", version=table.version, token=mover.token, action=action))
-    assert calls[:3] == [(mover.name, "Played"), (mover.name, "Ack"), (mover.name, "flush")]
-    assert sorted(calls[3:]) == sorted([(other, "Played") for other in ("Ada", "Bob", "Eve")
-                                        if other != mover.name])
 
 
 def test_an_event_s_frames_are_encoded_once_per_distinct_payload_and_a_known_frame_is_reused():

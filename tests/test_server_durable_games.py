@@ -35,21 +35,16 @@ class Witness:
         self.seen: list[tuple[int, int]] = []
         self.frames: list[dict] = []
 
-    def send(self, message) -> None:
-        self.send_frame(protocol.encode(message))
-
-    def send_frame(self, frame: bytes) -> None:
-        message = msgspec.json.decode(frame[4:])
-        self.frames.append(message)
-        if message["type"] == "seated":
-            self.token = message["token"]
-        if message["type"] in EVENTS:
-            self.seen.append((message["version"], read_save(self.table.save_path).version))
+    def send_frames(self, frames) -> None:
+        for frame in frames:
+            message = msgspec.json.decode(frame[4:])
+            self.frames.append(message)
+            if message["type"] == "seated":
+                self.token = message["token"]
+            if message["type"] in EVENTS:
+                self.seen.append((message["version"], read_save(self.table.save_path).version))
 
     def close(self, code: str, message: str) -> None:
-        pass
-
-    def flush(self) -> None:
         pass
 
     def log_rejection(self, request: str, code: str, message: str) -> None:

@@ -9,7 +9,7 @@ import random
 import trio
 
 import protocol
-from server.table import numbered
+from server.games import numbered
 from tests.test_server_kit import config, hex_settings, hosting, started_pair
 from waddle import SCOUT, Place
 from waddle.hex.events import HalfEnded, TookBack

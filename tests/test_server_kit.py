@@ -207,20 +207,16 @@ class TablePeer:
         self.label = self.name = name
         self.seat, self.watching, self.token, self.address = None, False, None, None
 
-    def send(self, message) -> None:
-        self.send_frame(protocol.encode(message))
-
-    def send_frame(self, frame: bytes) -> None:
-        message = protocol.framing.decoder_for(protocol.server_message(HEX)).decode(frame[4:])
-        if isinstance(message, protocol.Seated):
-            self.token = message.token
-        self.received(message)
+    def send_frames(self, frames) -> None:
+        decoder = protocol.framing.decoder_for(protocol.server_message(HEX))
+        for frame in frames:
+            message = decoder.decode(frame[4:])
+            if isinstance(message, protocol.Seated):
+                self.token = message.token
+            self.received(message)
 
     def received(self, message) -> None:
         """What a subclass does with each message it is sent (nothing here)."""
-
-    def flush(self) -> None:
-        pass
 
     def close(self, code: str, message: str) -> None:
         pass

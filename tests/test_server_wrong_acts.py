@@ -46,17 +46,11 @@ class Peer:
         self.sent: list[Any] = []
         self._decoder = decoder_for(protocol.server_message(ruleset))
 
-    def send(self, message) -> None:
-        self.sent.append(message)
-
-    def send_frame(self, frame: bytes) -> None:
-        self.sent.append(self._decoder.decode(frame[4:]))
+    def send_frames(self, frames) -> None:
+        self.sent += [self._decoder.decode(frame[4:]) for frame in frames]
 
     def close(self, code: str, message: str) -> None:
         raise AssertionError(f"closed: {code} {message}")
-
-    def flush(self) -> None:
-        pass
 
     def log_rejection(self, request: str, code: str, message: str) -> None:
         pass

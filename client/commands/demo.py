@@ -108,8 +108,8 @@ async def play_demo(ruleset, settings, kinds: list[str], seed: int, seconds: flo
     from client.commands.bot import print_moves
     from client.core import ClientError, connect
     from protocol import clean
+    from server.games import bot_name
     from server.host import Host, ServerConfig
-    from server.table import bot_name
 
     host = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, seed=seed,
                              game=ruleset.name))
