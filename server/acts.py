@@ -25,6 +25,7 @@ from protocol.framing import encode
 from protocol.messages import Ack, Act, Continue, Played, Undo, Undone
 from server.checks import BEFORE_RULES, first_failure
 from server.log import entry_for
+from server.logbudget import peer_log
 from server.outbox import in_turn
 from server.pause import Pause
 from server.seats import Peer, Seat, same_secret
@@ -164,7 +165,7 @@ class ActPart:
                                lambda seen: Undone(version=version, seat=seat, events=seen)))
         self.bot_kinds.pop()
         self.turn_started = trio.current_time()
-        log.info("%s took back their last action", self.seats[seat].name)
+        peer_log.info("%s took back their last action", self.seats[seat].name)
         if self.pause is not None:
             self.pause = None
             self.broadcast_lobby()

@@ -51,6 +51,7 @@ from protocol.messages import (
 )
 from protocol.text import clean, clean_name
 from server.driver import run as run_table
+from server.logbudget import peer_log
 from server.table import Table
 from waddle.errors import RecordError
 from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
@@ -193,7 +194,7 @@ class Club:
         scope = self._scopes.pop(table.id, None)
         if scope is not None:
             scope.cancel()
-        log.info("table %s (%s) closed", table.id, table.ruleset.name)
+        peer_log.info("table %s (%s) closed", table.id, table.ruleset.name)
         self.write_index()
 
     # -- tables ----------------------------------------------------------------------------
@@ -220,7 +221,7 @@ class Club:
         table.configure(settings or self.defaults.get(game) or Settings(players=min(4, ruleset.players[1])),
                         from_peer=from_peer)
         self._add(table, name)
-        log.info("table %s (%s, %s) opened", table_id, game, name)
+        peer_log.info("table %s (%s, %s) opened", table_id, game, name)
         return table
 
     def _add(self, table: Table, name: str) -> None:

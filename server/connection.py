@@ -39,14 +39,13 @@ from protocol.messages import (
     client_message,
 )
 from protocol.text import clean
+from server.logbudget import peer_log as log
 from server.throttle import Throttle
 
 if TYPE_CHECKING:
     from server.club import Club
     from server.seats import Seat
     from server.table import Table
-
-log = logging.getLogger("waddle.server")
 
 SERVER_NAME = "waddle 0.1.0"
 

@@ -32,6 +32,7 @@ from server.connection import Connection, Limits
 from server.driver import run as run_table
 from server.guard import Guard
 from server.history import History, finished_game, last_written
+from server.logbudget import LogBudget, peer_log
 from server.table import Table
 from server.throttle import Throttle
 from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
@@ -77,6 +78,9 @@ class ServerConfig:
     ``guard``: what slows down guesses of the join code (:class:`server.guard.Guard`,
     shared by every table and every way in: TCP and SSH; ``None``: a new one with the
     default policy).
+    ``log_budget``: how many lines about connections the host's log takes, over every
+    connection together (:class:`server.logbudget.LogBudget`; ``None``: a new one, 30
+    a minute).
     ``ssh``: also serve the terminal UI over SSH on the same address
     (:class:`server.ssh.SshConfig`; ``None``: not).
     """
@@ -104,6 +108,7 @@ class ServerConfig:
     club_limits: ClubLimits = field(default_factory=ClubLimits)
     ratings: Ratings | None = None
     guard: Guard | None = None
+    log_budget: LogBudget | None = None
     ssh: Any = None
 
 
@@ -136,6 +141,8 @@ class Host:
         #: Checks every guess of the join code, at every table and from every way in (TCP's
         #: join and watch, the SSH gateway's passwords): ``guard.check(address, given, code)``.
         self.guard = options["guard"] = config.guard or Guard()
+        #: Bounds the lines connections make the host log, in all, while :meth:`run` runs.
+        self.log_budget = config.log_budget or LogBudget()
         #: The history writer (``None``: no history), fed each game a table finishes.
         self.history = History(config.history) if config.history else None
         #: The club (``config.club``), else ``None``; then :attr:`table` is ``None``.
@@ -212,8 +219,16 @@ class Host:
             self.club.write_index()
         else:
             self.table.listening = self.address, self.port
+        peer_log.addFilter(self.log_budget)
+        try:
+            await self._serve(listeners, task_status)
+        finally:
+            peer_log.removeFilter(self.log_budget)
+
+    async def _serve(self, listeners: list[trio.SocketListener], task_status: trio.TaskStatus[int]) -> None:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._stop_when_cancelled)  # first: a host stopped while it starts ends
+            nursery.start_soon(self.log_budget.run)
             self._connections = await nursery.start(self._keep_connections)
             if self.history is not None:
                 await nursery.start(self.history.run)
@@ -358,13 +373,13 @@ class Host:
                 "the host serves as many connections as it can"
             if not self._make_room_to_wait(address):
                 if self._refusal_log.allow():
-                    log.warning("%s refused: %s%s", label, why, self._refusal_log.note())
+                    peer_log.warning("%s refused: %s%s", label, why, self._refusal_log.note())
                 await _refuse(stream, why)
                 return
             admit = functools.partial(self._admit, address=address if crowded else None, why=why)
         else:
             admit = None
-        log.debug("%s connected%s", label, " (over a limit: waiting for a seat request)" if admit else "")
+        peer_log.debug("%s connected%s", label, " (over a limit: waiting for a seat request)" if admit else "")
         connection = Connection(stream, self.table, limits, label, admit=admit, club=self.club,
                                 address=address)
         self._live[connection] = address
@@ -399,7 +414,7 @@ class Host:
             return True
         if not waiting:
             return False
-        log.debug("%s makes room for a newer connection", waiting[0].label)
+        peer_log.debug("%s makes room for a newer connection", waiting[0].label)
         waiting[0].close("full", "the host made room for a newer connection")
         return True
 
@@ -414,7 +429,7 @@ class Host:
                     and (address is None or self._live[c] == address)]
         if yielding:
             oldest = min(yielding, key=lambda c: c.watching)  # the first without a role, else a spectator
-            log.info("%s yields to %s, which takes a seat", oldest.label, connection.label)
+            peer_log.info("%s yields to %s, which takes a seat", oldest.label, connection.label)
             oldest.close("full", "the host made room for a player taking a seat")
         return None
 

@@ -36,6 +36,7 @@ from protocol.messages import (
     Watching,
 )
 from protocol.text import clean, clean_name
+from server.logbudget import peer_log
 from server.outbox import in_turn
 from server.seats import Peer, Seat
 
@@ -129,7 +130,7 @@ class LobbyPart:
         if seat is not None and seat.peer is peer:
             seat.peer = None
             seat.away_since = trio.current_time()
-            log.info("%s (%s) disconnected", seat.name, seat.label)
+            peer_log.info("%s (%s) disconnected", seat.name, seat.label)
             if self.pause is not None:
                 self.go_on(seat)
             self.broadcast_lobby()
@@ -191,7 +192,7 @@ class LobbyPart:
         name = clean_name(message.name, f"Player {len(self.seats) + 1}")
         seat = self.seats.add(self.seats.unique_name(name, self._spectator_names()), message.label)
         self._attach(seat, peer)
-        log.info("%s joined as %s", seat.name, seat.label)
+        peer_log.info("%s joined as %s", seat.name, seat.label)
         self._seated(peer, seat)
         self.send(peer, self.snapshot(self.audience(peer)))
         self.broadcast_lobby()
@@ -203,7 +204,7 @@ class LobbyPart:
         if seat is None:
             return self._reject(peer, "reclaim", "bad_token", "no seat has this token")
         self._attach(seat, peer)
-        log.info("%s reclaimed %s", seat.name, seat.label)
+        peer_log.info("%s reclaimed %s", seat.name, seat.label)
         self._seated(peer, seat)
         self._catch_up(peer, message.last_version)
         self.broadcast_lobby()

@@ -27,6 +27,7 @@ import asyncssh
 
 from protocol.messages import MAX_NAME
 from protocol.text import clean_name
+from server.logbudget import peer_log
 from server.ssh.address import NAME, shown_address, ssh_command
 from server.ssh.session import GuestSession
 
@@ -196,7 +197,7 @@ class GuestServer(asyncssh.SSHServer):
             self.admitted, self.code = True, code
             return True
         self._tries += 1
-        log.info("SSH %s@%s: wrong join code", self.name, self.address)
+        peer_log.info("SSH %s@%s: wrong join code", self.name, self.address)
         if self._tries >= CODE_TRIES and self.conn is not None:
             self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many wrong join codes")
         return False
@@ -210,11 +211,11 @@ class GuestServer(asyncssh.SSHServer):
         return GuestSession(self)
 
     def connection_requested(self, dest_host, dest_port, orig_host, orig_port):
-        log.info("SSH %s@%s: TCP forwarding refused", self.name, self.address)
+        peer_log.info("SSH %s@%s: TCP forwarding refused", self.name, self.address)
         return False
 
     def server_requested(self, listen_host, listen_port):
-        log.info("SSH %s@%s: remote forwarding refused", self.name, self.address)
+        peer_log.info("SSH %s@%s: remote forwarding refused", self.name, self.address)
         return False
 
     def unix_connection_requested(self, dest_path):

@@ -35,6 +35,7 @@ import termios
 
 import asyncssh
 
+from server.logbudget import peer_log
 from server.ssh.terminal import RESET, term_name, ui_flags
 
 log = logging.getLogger("waddle.server.ssh")
@@ -84,11 +85,11 @@ class GuestSession(asyncssh.SSHServerSession):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        log.info("SSH %s@%s: exec refused", self.server.name, self.server.address)
+        peer_log.info("SSH %s@%s: exec refused", self.server.name, self.server.address)
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("SSH %s@%s: subsystem refused", self.server.name, self.server.address)
+        peer_log.info("SSH %s@%s: subsystem refused", self.server.name, self.server.address)
         return False
 
     def session_started(self) -> None:
@@ -198,7 +199,7 @@ class GuestSession(asyncssh.SSHServerSession):
         label = f"#ssh{next(_numbers)} {server.address} ({server.name})"
         path = await bridge.call(bridge.open_link, label, server.address)
         try:
-            log.info("SSH guest %s from %s%s", server.name, server.address,
+            peer_log.info("SSH guest %s from %s%s", server.name, server.address,
                      f" (key {server.fingerprint})" if server.fingerprint else "")
             self._pty = _Pty(self.chan, self.size)
             seats = _SeatPipe(self._remember)
