@@ -167,7 +167,10 @@ class Client:
         first_wait: seconds the first connection is tried again for (refused, reset, timed
             out, the host full), with the same backoff, before :meth:`run` raises.
         follow_resume: after the host says it stopped (``host_stopped``), look for it
-            again every 10-30 s until it is resumed (``False``: close, as a headless bot does).
+            again every 10-30 s until it is resumed (``False``: close at once).
+        resume_wait: with ``follow_resume``, the seconds to look for a stopped host before
+            closing (the last look at the end; :attr:`state` ``closed_reason`` says it did not
+            come back); ``None``: until it comes back.
         on_retry: called with one line (e.g. "host not answering (connection refused),
             retry 3 in 4 s; Ctrl-C stops") each time the client waits to try again.
         heartbeat: seconds between pings sent to the host.
@@ -196,6 +199,7 @@ class Client:
                  dead_after: float = 30.0, connect_timeout: float = 10.0,
                  software: str = "waddle-client", seat_store: SeatStore | None = None,
                  first_wait: float = FIRST_WAIT, follow_resume: bool = True,
+                 resume_wait: float | None = None,
                  on_retry: Callable[[str], None] | None = None,
                  unix_socket: str | None = None) -> None:
         self.host, self.port = host, port
@@ -210,6 +214,8 @@ class Client:
         self._stopped_backoff = Backoff(first=20.0, factor=1.5, cap=30.0)
         self.max_attempts = max_attempts
         self.first_wait, self.follow_resume, self.on_retry = first_wait, follow_resume, on_retry
+        self.resume_wait = resume_wait
+        self._stopped_at: float | None = None  # when the host said it stopped, until connected again
         self.heartbeat, self.dead_after, self.connect_timeout = heartbeat, dead_after, connect_timeout
         self.software = software
         self.seat_store = seat_store
@@ -286,6 +292,9 @@ class Client:
             if resync:
                 self.state.set_status(Status.RECONNECTING, "resyncing with the host")
                 continue
+            if self._seated_once and self._stopped_at is not None and self.resume_wait is not None and \
+                    trio.current_time() >= self._stopped_at + self.resume_wait:
+                return f"{self.state.host_stopped}; it did not come back within {_seconds(self.resume_wait)}"
             await self._wait_to_retry(reason, stopped, give_up_at)
 
     async def _wait_to_retry(self, reason: str, stopped: bool, give_up_at: float) -> None:
@@ -300,6 +309,8 @@ class Client:
             self.backoff.reset()
         attempt = self.backoff.attempts + self._stopped_backoff.attempts + 1
         delay = (self._stopped_backoff if gentle else self.backoff).next()
+        if gentle and self._stopped_at is not None and self.resume_wait is not None:
+            delay = max(0.0, min(delay, self._stopped_at + self.resume_wait - trio.current_time()))
         if not self._seated_once:
             if trio.current_time() + delay > give_up_at:
                 raise ClientError(f"cannot connect to {self.host}:{self.port}: {reason}")
@@ -360,6 +371,7 @@ class Client:
             self._framed = framed
             self.backoff.reset()
             self._stopped_backoff.reset()
+            self._stopped_at = None
             self.state.set_status(Status.CONNECTED)
             self._resend_pending()
             self._resend_ready()
@@ -498,6 +510,8 @@ class Client:
         code, said = clean(message.code, MAX_LABEL), clean(message.message, MAX_MESSAGE)
         if message.code == HOST_STOPPED:
             self.state.host_stopped = said or "the host stopped"
+            if self._stopped_at is None:
+                self._stopped_at = trio.current_time()
             if not self.follow_resume:
                 raise ClientError(self.state.host_stopped)
             raise _Reconnect(self.state.host_stopped, stopped=True)

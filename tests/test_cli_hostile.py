@@ -58,7 +58,7 @@ async def test_no_escape_c1_or_bidi_character_from_a_hostile_host_reaches_the_ou
         port = listeners[0].socket.getsockname()[1]
         with trio.fail_after(60):
             done = await trio.run_process([sys.executable, "-m", "client.cli", "bot", f"127.0.0.1:{port}",
-                                           "--name", "Robo", "--strategy", "random", "--wait", "5"],
+                                           "--name", "Robo", "--strategy", "random", "--wait", "5", "--follow", "0"],
                                           capture_stdout=True, capture_stderr=True, check=False)
         nursery.cancel_scope.cancel()
     out, err = done.stdout.decode(), done.stderr.decode()

@@ -570,7 +570,7 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
     async def bot(name: str, start: bool) -> None:
         args = Namespace(name=name, colour=None, code=None, token=None, strategy="random",
                          start=start, quiet=True, game=None, seed=1, seconds=0.1, wait=10.0,
-                         table=None, create=None)
+                         table=None, create=None, follow=None)
         codes.append(await _play("127.0.0.1", port, args))
 
     with trio.fail_after(120):
@@ -585,6 +585,78 @@ async def test_bot_start_refused_for_empty_seats_starts_once_the_table_fills(pat
     assert codes == [0, 0] and host.table.match.game.is_over
     refusals = [line for line in capsys.readouterr().out.splitlines() if "refused" in line]
     assert len(refusals) == 1 and "cannot_start" in refusals[0] and "empty" in refusals[0]
+
+
+def bot_args(name: str, **options):
+    from argparse import Namespace
+
+    return Namespace(**{**dict(name=name, colour=None, code=None, token=None, strategy="random",
+                               start=True, quiet=True, game=None, seed=1, seconds=0.1, wait=10.0,
+                               table=None, create=None, follow=None), **options})
+
+
+async def bot_until_the_host_stops(tmp_path, args, *, resume: bool):
+    """``waddle bot`` (``args``) against a host's bot; the host stops after the first moves
+    and, if ``resume``, is resumed from its save: the bot's exit code (or the error it
+    ended with), the host that ran last and the version the first one stopped at."""
+    from client.cli import UserError
+    from client.commands.bot import _play
+
+    save = tmp_path / "night.json"
+    first = Host(ServerConfig(port=0, settings=Settings(players=2, bots=["random"]), prepared=ON_ISLES,
+                              seed=3, save=save, bot_delay=1.0))
+    outcome, done = [], trio.Event()
+
+    async def bot() -> None:
+        try:
+            outcome.append(await _play("127.0.0.1", port, args))
+        except UserError as exc:
+            outcome.append(str(exc))
+        done.set()
+
+    hosting = trio.CancelScope()
+
+    async def host_first(task_status) -> None:
+        with hosting:
+            await first.run(task_status=task_status)
+        stopped.set()
+
+    stopped = trio.Event()
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host_first)
+            nursery.start_soon(bot)
+            while first.table.version < 3:
+                await trio.sleep(0.1)
+            hosting.cancel()
+            await stopped.wait()
+            last = first
+            if resume:
+                last = Host(ServerConfig(resume=save, bot_delay=0.0))
+                await nursery.start(last.run)
+                assert last.port == port  # where the save says the host listened
+            await done.wait()
+            nursery.cancel_scope.cancel()
+    return outcome[0], last, first.table.version
+
+
+async def test_waddle_bot_waits_for_a_stopped_host_and_plays_on_once_it_is_resumed(
+        tmp_path, patient_clock, capsys):
+    code, host, stopped_at = await bot_until_the_host_stops(tmp_path, bot_args("b1"), resume=True)
+    assert code == 0 and host.table.match.game.is_over and host.table.version > stopped_at
+    said = capsys.readouterr().err
+    assert "waddle bot: the host stopped; the game is saved: it goes on when the host runs" in said
+    assert "looking for it again in" in said
+
+
+@pytest.mark.parametrize(("follow", "words"), [
+    (0.0, "the host stopped; the game is saved"),
+    (45.0, "it did not come back within 45 s"),
+])
+async def test_waddle_bot_stops_when_told_not_to_wait_or_the_host_stays_away(
+        tmp_path, autojump_clock, follow, words):
+    said, _, _ = await bot_until_the_host_stops(tmp_path, bot_args("b1", follow=follow), resume=False)
+    assert words in said and said.endswith("this bot stops (run it again then: it takes its seat back)")
 
 
 async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, patient_clock):

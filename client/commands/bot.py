@@ -5,7 +5,9 @@ plays every turn of its seat with one of the game's built-in bots (the game is t
 host's, or ``--game``) and prints its moves and the final scores. A host not answering
 yet is tried again for ``--wait`` seconds, and a dropped link is reconnected, each
 retry said in one line on stderr. When the host stops (``closing`` ``host_stopped``) it
-ends with one line saying so. The seat's token is remembered (:mod:`client.seats`, never
+looks for it again every 10-30 s, saying so on stderr, as ``waddle join`` does, and plays
+on once the host is resumed; ``--follow SECONDS`` bounds how long (0: it ends at once), and
+when it gives up it ends with one line saying so. The seat's token is remembered (:mod:`client.seats`, never
 printed): run it again with the same address and ``--name`` and it takes its seat back.
 Everything printed that came from the host is cleaned first (:func:`protocol.clean`):
 no escape, control or bidi character of a hostile host reaches the terminal.
@@ -58,6 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "fill the empty seats); if the host refuses, say ready and start "
                              "once every seat is filled")
     add_wait_argument(parser)
+    parser.add_argument("--follow", type=seconds, default=None, metavar="SECONDS",
+                        help="after the host says it stopped, look for it again (every 10-30 s) "
+                             "for this long; 0: stop at once (default: until it is resumed)")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     add_create_arguments(parser)
 
@@ -149,7 +154,8 @@ async def _play(host: str, port: int, args: argparse.Namespace, settings=None) -
     try:
         async with connect(host, port, name=args.name, label=args.colour, code=args.code,
                            game=args.game, table=table, token=args.token, software=f"waddle-bot/{args.strategy}",
-                           seat_store=SeatStore(), first_wait=args.wait, follow_resume=False,
+                           seat_store=SeatStore(), first_wait=args.wait,
+                           follow_resume=args.follow != 0, resume_wait=args.follow,
                            on_retry=say_retry) as client:
             state = client.state
             bot = make_bot(state.ruleset, args.strategy, args.seed, args.seconds)
@@ -169,7 +175,8 @@ async def _play(host: str, port: int, args: argparse.Namespace, settings=None) -
     except ClientError as exc:
         stopped = client.state.host_stopped if client is not None else None
         if stopped:
-            raise UserError(f"{stopped}; this bot stops (run it again then: it takes its seat back)") from None
+            said = clean(client.state.closed_reason or stopped)
+            raise UserError(f"{said}; this bot stops (run it again then: it takes its seat back)") from None
         raise UserError(clean(str(exc))) from None
     return 0
 
