@@ -5,7 +5,7 @@ The protocol (version 3; version 2 was its first game-neutral form) is game-neut
 :mod:`waddle.ruleset`), and the messages that carry a game's own data are generic in
 the ruleset's types: ``act`` its action (``A``), ``configure``/``lobby``/``snapshot`` its
 options (``O``), ``played`` its events (``E``), ``started``/``snapshot`` its view data
-(``V``). :func:`client_message` and :func:`server_message` give a ruleset's two unions;
+(``V``), and the events' ``legal`` lists its legal list's entries (``L``). :func:`client_message` and :func:`server_message` give a ruleset's two unions;
 :data:`ClientMessage` and :data:`ServerMessage` unparametrised decode those fields as
 plain JSON values (what a client does before ``welcome`` names the game).
 
@@ -21,11 +21,13 @@ import functools
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
-#: The protocol version spoken here. Version 3 (issue 27) changed the schema, not the
-#: frames of version 2 (what it adds must be what a version 2 peer ignores), so a host
-#: still speaks :data:`SPOKEN_VERSIONS`; ``hello`` with another version is refused.
+#: The protocol version spoken here. Version 3 (issue 27) changed the schema and added
+#: only what a version 2 peer ignores (optional fields: ``hello.to_act`` and
+#: ``hello.legal``, and the events' ``to_act`` and ``legal`` sent only to a connection
+#: that asked; the ``sync`` request, which it never sends), so a host still speaks
+#: :data:`SPOKEN_VERSIONS`; ``hello`` with another version is refused.
 PROTOCOL_VERSION = 3
 #: The versions a host answers, oldest first: ``welcome.protocol`` is the client's.
 SPOKEN_VERSIONS = (2, 3)
@@ -46,6 +48,8 @@ MAX_LABEL = 64
 MAX_MESSAGE = 1000
 #: Most seats at a table (any game's limit).
 MAX_SEATS = 5
+#: Most entries of a seat's legal list (Waddle Downtown's compact list: about 200 at most).
+MAX_LEGAL = 10_000
 
 Name = Annotated[str, Meta(max_length=MAX_NAME)]
 Label = Annotated[str, Meta(max_length=MAX_LABEL)]
@@ -61,6 +65,10 @@ A = TypeVar("A")
 O = TypeVar("O")  # noqa: E741
 E = TypeVar("E")
 V = TypeVar("V")
+L = TypeVar("L")
+
+#: An event's ``to_act``: the seats that may act now (omitted unless the connection asked).
+ToAct = Annotated[list[SeatNumber], Meta(max_length=MAX_SEATS)] | UnsetType
 
 
 class _Message(msgspec.Struct, tag_field="type", kw_only=True):
@@ -127,12 +135,20 @@ class Hello(_Message, tag="hello"):
     """First message of every connection: the protocol version the client speaks, the
     ``game`` it wants to play (a ruleset name; ``null``: whatever the host plays) and the
     ``table`` it wants (a table's id, ``welcome.table``: at a club, straight to that table;
-    ``null``: a club's lobby, or the one table of a host that is not a club)."""
+    ``null``: a club's lobby, or the one table of a host that is not a club).
+
+    ``to_act``: every ``started``, ``played``, ``undone`` and ``snapshot`` this connection
+    gets says which seats may act (their ``to_act``); ``legal``: that too, and to a seat
+    that may act, its legal actions (their ``legal``; ``docs/protocol.md``). Both false:
+    neither is sent (a lean client pays nothing for them).
+    """
 
     protocol: int
     client: Label = ""
     game: Label | None = None
     table: Label | None = None
+    to_act: bool = False
+    legal: bool = False
 
 
 class Join(_Message, tag="join"):
@@ -224,6 +240,11 @@ class Pong(_Message, tag="pong"):
     """Answer to :class:`Ping`."""
 
     nonce: int = 0
+
+
+class Sync(_Message, tag="sync"):
+    """Ask for the whole table again: answered with a ``snapshot`` for this connection's
+    audience (a client that fell out of step; ``docs/protocol.md``)."""
 
 
 class Leave(_Message, tag="leave"):
@@ -333,45 +354,61 @@ class Lobby(_Message, Generic[O], tag="lobby"):
     game: Annotated[int, Meta(ge=1)] = 1
 
 
-class Started(_Message, Generic[V], tag="started"):
-    """Event: the game started. ``view``: what this connection may know of it (the game's view data)."""
+class Started(_Message, Generic[V, L], tag="started"):
+    """Event: the game started. ``view``: what this connection may know of it (the game's view data).
+
+    ``to_act`` and ``legal``, here and in every event and snapshot, only to a connection
+    that asked in ``hello``: the seats that may act now, and this seat's legal actions
+    (the game's legal list: each entry an action to send as it is) when it may act.
+    """
 
     version: Version
     view: V
+    to_act: ToAct = UNSET
+    legal: Annotated[list[L], Meta(max_length=MAX_LEGAL)] | UnsetType = UNSET
 
 
-class Played(_Message, Generic[E], tag="played"):
+class Played(_Message, Generic[E, L], tag="played"):
     """Event: seat ``seat`` acted; ``events``: what it caused, in order, as this connection may see them.
 
     ``bot``: the bot kind that chose the action for the seat, or ``null`` for its player.
+    ``to_act``, ``legal``: as in :class:`Started`.
     """
 
     version: Version
     seat: int
     events: list[E]
     bot: str | None = None
+    to_act: ToAct = UNSET
+    legal: Annotated[list[L], Meta(max_length=MAX_LEGAL)] | UnsetType = UNSET
 
 
-class Undone(_Message, Generic[E], tag="undone"):
+class Undone(_Message, Generic[E, L], tag="undone"):
     """Event: seat ``seat`` took back its last action; ``events``: the game's events saying
-    so (the hex game: one ``took_back``). The game is as it was before that action."""
+    so (the hex game: one ``took_back``). The game is as it was before that action.
+    ``to_act``, ``legal``: as in :class:`Started`."""
 
     version: Version
     seat: int
     events: list[E]
+    to_act: ToAct = UNSET
+    legal: Annotated[list[L], Meta(max_length=MAX_LEGAL)] | UnsetType = UNSET
 
 
-class Snapshot(_Message, Generic[O, V], tag="snapshot"):
+class Snapshot(_Message, Generic[O, V, L], tag="snapshot"):
     """The whole table at event ``version``: ``view`` (``null`` in the lobby) and the lobby.
 
     ``bots``: for each action of the game so far, the bot kind that chose it (``null``: its
-    player), as ``played.bot`` said.
+    player), as ``played.bot`` said. ``to_act``, ``legal``: as in :class:`Started` (during
+    a game only).
     """
 
     version: Version
     view: V | None
     lobby: Lobby[O]
     bots: Annotated[list[Label | None], Meta(max_length=100_000)] = msgspec.field(default_factory=list)
+    to_act: ToAct = UNSET
+    legal: Annotated[list[L], Meta(max_length=MAX_LEGAL)] | UnsetType = UNSET
 
 
 class Ack(_Message, tag="ack"):
@@ -455,14 +492,14 @@ class TableCreated(_Message, tag="table_created"):
 
 def _client_union(action: Any, options: Any) -> Any:
     return (Hello | Join | Reclaim | Watch | Configure[options] | Start | Ready | Say
-            | Act[action] | Undo | Rematch | Continue | Ping | Pong | Leave
+            | Act[action] | Undo | Rematch | Continue | Sync | Ping | Pong | Leave
             | ListTables | CreateTable[options] | JoinTable | WatchTable | LeaveTable)
 
 
-def _server_union(options: Any, event: Any, view: Any) -> Any:
-    return (Welcome | Seated | Watching | Lobby[options] | Started[view] | Played[event]
-            | Undone[event] | Snapshot[options, view] | Ack | Rejected | Chat | Ping | Pong | Closing
-            | Tables | TableCreated)
+def _server_union(options: Any, event: Any, view: Any, legal: Any) -> Any:
+    return (Welcome | Seated | Watching | Lobby[options] | Started[view, legal] | Played[event, legal]
+            | Undone[event, legal] | Snapshot[options, view, legal] | Ack | Rejected | Chat | Ping | Pong
+            | Closing | Tables | TableCreated)
 
 
 #: What a client may send, its game's fields as plain JSON values (what a club's lobby decodes).
@@ -470,7 +507,7 @@ ClientMessage = _client_union(Any, Any)
 #: The club's own requests (:mod:`server.club`); at a club's table too.
 CLUB_REQUESTS = (ListTables, CreateTable, JoinTable, WatchTable, LeaveTable)
 #: What the host sends, its game's fields as plain JSON values.
-ServerMessage = _server_union(Any, Any, Any)
+ServerMessage = _server_union(Any, Any, Any, Any)
 
 
 @functools.cache
@@ -482,7 +519,8 @@ def client_message(ruleset: Any) -> Any:
 @functools.cache
 def server_message(ruleset: Any) -> Any:
     """The union of what a host of ``ruleset`` sends."""
-    return _server_union(ruleset.options_type, ruleset.event_type, ruleset.view_type)
+    return _server_union(ruleset.options_type, ruleset.event_type, ruleset.view_type,
+                         ruleset.legal_type or ruleset.action_type)
 
 
 #: Rejection codes, in the order the checks run for an ``act``.
