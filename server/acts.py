@@ -29,6 +29,7 @@ from server.logbudget import peer_log
 from server.outbox import in_turn
 from server.pause import Pause
 from server.seats import Peer, Seat, same_secret
+from server.turns import Told, told
 from waddle.errors import IllegalActionError
 
 log = logging.getLogger("waddle.server")
@@ -85,7 +86,8 @@ class ActPart:
         its events; return the events (raises as :meth:`apply` does). ``mover``: the
         connection that sent the action (its ``id``), written to first, its event and
         ``ack`` at once, before the table works out what the others see."""
-        events = self.match.apply(seat, action)
+        match = self.match
+        events = match.apply(seat, action)
         version = self.version + 1
         if id is not None:
             self.seats[seat].acted[id] = version
@@ -93,21 +95,23 @@ class ActPart:
         self.bot_kinds.append(bot)
         if self.saver:
             self.saver.append(version, seat, action, bot, id)
+        self.changed = [version if match.outdates(events, s) else v for s, v in enumerate(self.changed)]
 
-        def played(seen: list[Any]) -> Played:
-            return Played(version=version, seat=seat, events=seen, bot=bot)
+        def played(seen: list[Any], **turn: Any) -> Played:
+            return Played(version=version, seat=seat, events=seen, bot=bot, **turn)
 
         known = None
         if mover is not None:
-            mine = self.match.redact(events, seat)
-            known = mine, encode(played(mine))
-            self.outbox.send(mover, known[1])
+            mine = match.redact(events, seat)
+            frame = encode(played(mine, **told(match, seat, mover.asks)))
+            known = None if mover.asks else (mine, frame)  # a frame told more is the mover's own
+            self.outbox.send(mover, frame)
             self.send(mover, Ack(id=id, version=version))
             self.outbox.flush(mover)
-        payloads = self._per_audience(lambda a: self.match.redact(events, a))
+        payloads = self._per_audience(lambda a: match.redact(events, a))
         entry = entry_for(payloads, played, known)
         self.log.append(entry)
-        self._send_event(entry, but=mover)
+        self._send_event(entry, but=mover, turns=Told(match, payloads, played))
         return events
 
     def _settle(self, events: list[Any]) -> None:
@@ -161,8 +165,13 @@ class ActPart:
         version = self.version + 1
         if self.saver:
             self.saver.undo(version, seat)
-        self._append(entry_for(self._per_audience(lambda a: self.match.redact(events, a)),
-                               lambda seen: Undone(version=version, seat=seat, events=seen)))
+        self.changed = [version] * len(self.changed)
+
+        def undone(seen: list[Any], **turn: Any) -> Undone:
+            return Undone(version=version, seat=seat, events=seen, **turn)
+
+        payloads = self._per_audience(lambda a: self.match.redact(events, a))
+        self._append(entry_for(payloads, undone), Told(self.match, payloads, undone))
         self.bot_kinds.pop()
         self.turn_started = trio.current_time()
         peer_log.info("%s took back their last action", self.seats[seat].name)

@@ -17,11 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol.framing import encode
-from protocol.messages import MAX_MESSAGE, Rejected, Snapshot
+from protocol.messages import MAX_MESSAGE, Rejected, Snapshot, Sync
 from protocol.text import clean
 from server.log import Entry, audiences, frame_of
 from server.outbox import in_turn
 from server.seats import Peer
+from server.turns import Asks, Told, retold, told
 from waddle.ruleset import Audience
 
 
@@ -32,25 +33,36 @@ class AudiencePart:
         """What ``peer`` may see: its seat's number, or ``None`` for a spectator."""
         return self.seats.number(peer.seat) if peer.seat is not None else None
 
-    def snapshot(self, audience: Audience) -> Snapshot:
+    def snapshot(self, audience: Audience, asks: Asks = None) -> Snapshot:
         """The whole table now as ``audience`` may see it: version, view (``None`` in the
-        lobby) and lobby."""
+        lobby) and lobby; who may act and what, for a connection that ``asks``
+        (:mod:`server.turns`)."""
         view = self.match.view(audience) if self.match is not None else None
         return Snapshot(version=self.version, view=view, lobby=self.lobby(),
-                        bots=list(self.bot_kinds) if view is not None else [])
+                        bots=list(self.bot_kinds) if view is not None else [],
+                        **told(self.match, audience, asks))
+
+    def _sync(self, peer: Peer, message: Sync) -> None:
+        """The whole table again, on the same connection: a snapshot for its audience."""
+        if peer.seat is None and not peer.watching:
+            return self._reject(peer, "sync", "not_joined", "join or watch first")
+        self.send(peer, self.snapshot(self.audience(peer), peer.asks))
 
     def send(self, peer: Peer, message: Any) -> None:
         """Send ``message`` to ``peer`` alone (through the outbox)."""
         self.outbox.send(peer, encode(message))
 
     def _catch_up(self, peer: Peer, last_version: int) -> None:
-        """Send ``peer`` every event after ``last_version`` as its audience sees them, or a
+        """Send ``peer`` every event after ``last_version`` as its audience sees them (the
+        last one told what is true now, if it asked: :func:`server.turns.retold`), or a
         snapshot when the log lacks some (:meth:`server.log.EventLog.frames_after`)."""
         audience = self.audience(peer)
         frames = self.log.frames_after(last_version, audience)
         if frames is None:
-            return self.send(peer, self.snapshot(audience))
-        for frame in frames:
+            return self.send(peer, self.snapshot(audience, peer.asks))
+        for number, frame in enumerate(frames, 1):
+            if number == len(frames):
+                frame = retold(frame, self.match, audience, peer.asks)
             self.outbox.send(peer, frame)
 
     def _per_audience(self, make: Callable[[Audience], Any]) -> list[Any]:
@@ -62,16 +74,19 @@ class AudiencePart:
             return [make(None)] * len(every)
         return [make(audience) for audience in every]
 
-    def _append(self, entry: Entry) -> None:
-        """Add the next event (its frames per audience) to the log and send it to everybody."""
+    def _append(self, entry: Entry, turns: Told) -> None:
+        """Add the next event (its frames per audience) to the log and send it to everybody
+        (``turns``: its frames for the connections that asked who may act and what)."""
         self.log.append(entry)
-        self._send_event(entry)
+        self._send_event(entry, turns=turns)
 
-    def _send_event(self, entry: Entry, but: Peer | None = None) -> None:
-        """Send every connection but ``but`` its audience's frame of the event ``entry``."""
+    def _send_event(self, entry: Entry, but: Peer | None = None, turns: Told | None = None) -> None:
+        """Send every connection but ``but`` its audience's frame of the event ``entry``:
+        ``turns``'s, with who may act and what, to a connection that asked."""
         for peer in list(self.peers):
             if peer is not but:
-                self.outbox.send(peer, frame_of(entry, self.audience(peer)))
+                audience, asks = self.audience(peer), peer.asks
+                self.outbox.send(peer, turns.frame(audience, asks) if asks and turns else frame_of(entry, audience))
 
     def _broadcast(self, message: Any) -> None:
         """Send ``message`` (what everybody may see) to every connection, encoded once."""

@@ -58,8 +58,13 @@ def illegal(table: Table, seat: Seat, message: Any) -> str | None:
 
 
 def stale(table: Table, seat: Seat, message: Any) -> str | None:
-    if message.version != table.version:
-        return f"decided on version {message.version}, the table is at version {table.version}"
+    """Decided on a version ahead of the table, or before the last event that made this
+    seat decide again (:attr:`server.table.Table.changed`: every event, but in a
+    simultaneous phase another seat's hidden choice, ``Match.outdates``)."""
+    version, since = message.version, table.changed[table.seats.number(seat)]
+    if version > table.version or version < since:
+        return f"decided on version {version}, the table is at version {table.version}" + \
+            (f" (version {since} changed what you may do)" if since < table.version else "")
     return None
 
 

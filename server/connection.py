@@ -41,6 +41,7 @@ from protocol.messages import (
 from protocol.text import clean
 from server.logbudget import peer_log as log
 from server.throttle import Throttle
+from server.turns import Asks, asks_of
 
 if TYPE_CHECKING:
     from server.club import Club
@@ -109,6 +110,8 @@ class Connection:
         self.seat: Seat | None = None
         self.watching = False
         self.name = ""
+        #: What the client asked to be told with each event (``hello``; :mod:`server.turns`).
+        self.asks: Asks = None
         self._queue_in, self._queue_out = trio.open_memory_channel[bytes | None](limits.queue_size)
         self._unsent = 0  # frames given to the writer and not yet written
         # the socket, for writes that need no waiting (None: a stream without one, or closing)
@@ -319,7 +322,7 @@ class Connection:
             if self.club is not None:
                 self.table = table
                 self.framed.receives(client_message(table.ruleset))
-        self.protocol = message.protocol
+        self.protocol, self.asks = message.protocol, asks_of(message)
         if message.table is None and self.table is None:
             self.send(self._welcome(None))  # a club's lobby
             return True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import trio
@@ -24,6 +25,7 @@ from protocol.messages import Rematch, Started
 from server.log import entry_for
 from server.outbox import in_turn
 from server.seats import Peer
+from server.turns import Told
 from waddle.ruleset import Match, Prepared, opening_order
 
 log = logging.getLogger("waddle.server")
@@ -96,12 +98,17 @@ class GamePart:
                 seat.away_since = now
         log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
         version = self.version + 1
-        entry = entry_for(self._per_audience(match.view),
-                          lambda view: Started(version=version, view=view))
+        self.changed = [version] * len(match.labels)
+
+        def started(view: Any, **turn: Any) -> Started:
+            return Started(version=version, view=view, **turn)
+
+        payloads = self._per_audience(match.view)
+        entry = entry_for(payloads, started)
         self.log.append(entry)
         if self.saver:
             self.saver.begin()  # blocking: the save file exists before anybody hears of the start
-        self._send_event(entry)
+        self._send_event(entry, turns=Told(match, payloads, started))
         self.broadcast_lobby()
 
     @in_turn

@@ -194,7 +194,7 @@ class LobbyPart:
         self._attach(seat, peer)
         peer_log.info("%s joined as %s", seat.name, seat.label)
         self._seated(peer, seat)
-        self.send(peer, self.snapshot(self.audience(peer)))
+        self.send(peer, self.snapshot(self.audience(peer), peer.asks))
         self.broadcast_lobby()
 
     def _reclaim(self, peer: Peer, message: Reclaim) -> None:

@@ -57,6 +57,7 @@ class SavePart:
         table.match = resumed.match
         table.seats.restore(restored_seats(resumed, table.ruleset.seats))
         table.log = EventLog(base=resumed.version)  # take-backs are events too
+        table.changed = [resumed.version] * len(resumed.match.labels)
         table.games = resumed.saved.games
         table.started_at = resumed.saved.started
         table.bot_kinds = list(resumed.saved.bots)

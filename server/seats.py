@@ -42,6 +42,9 @@ class Peer(Protocol):
     seat: Seat | None
     watching: bool
     name: str
+    #: What it asked to be told with each event (``hello.to_act``, ``hello.legal``:
+    #: :data:`server.turns.Asks`).
+    asks: str | None
 
     def send_frames(self, frames: Sequence[bytes]) -> None:
         """Write encoded ``frames`` to the peer, in order, in one write, never blocking

@@ -45,6 +45,7 @@ from protocol.messages import (
     Say,
     Settings,
     Start,
+    Sync,
     Undo,
     Watch,
 )
@@ -120,6 +121,9 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         self.outbox = Outbox()
         self.match: Match | None = None
         self.log = EventLog()
+        #: For each seat number, the version of the last event that made it decide again
+        #: (:meth:`waddle.ruleset.Match.outdates`): an action decided before it is stale.
+        self.changed: list[int] = []
         #: The seats a stand-in bot plays for while their player is away.
         self.standins: set[Seat] = set()
         self.bot_kinds: list[str | None] = []  # per action: the bot that chose it
@@ -192,4 +196,4 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
     _handlers = {Join: LobbyPart._join, Reclaim: LobbyPart._reclaim, Watch: LobbyPart._watch,
                  Configure: LobbyPart._configure, Start: LobbyPart._start, Ready: LobbyPart._ready,
                  Say: LobbyPart._say, Act: ActPart._act, Undo: ActPart._undo,
-                 Rematch: GamePart._rematch, Continue: ActPart._continue}
+                 Rematch: GamePart._rematch, Continue: ActPart._continue, Sync: AudiencePart._sync}

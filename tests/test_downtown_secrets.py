@@ -297,7 +297,7 @@ class Peer:
     """A connection as the table sees it: what it is sent, and what it would log."""
 
     def __init__(self) -> None:
-        self.seat, self.watching, self.name, self.label, self.address = None, False, "", "#1", None
+        self.seat, self.watching, self.name, self.label, self.address, self.asks = None, False, "", "#1", None, None
         self.sent: list = []
         self.logged: list[str] = []
 

@@ -43,14 +43,15 @@ def test_stdlib_bot_imports_only_the_standard_library():
 def test_stdlib_bot_plays_a_whole_game():
     stdlib_bot = load("stdlib_bot")
     with host_in_thread(two_seats(6), other_player) as (host, port):
-        _, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
+        labels, mine, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=1)
         game = host.table.match.game
     result = game.result()
-    assert game.is_over
+    assert game.is_over and labels == list(game.players)
     assert ended["scores"] == {p: s.to_dict() for p, s in result.scores.items()}
     assert ended["winners"] == list(result.winners)
-    stdlib_seat = next(s.label for s in host.table.seats if s.name == "Stdlib")
-    assert any(player == stdlib_seat for player, _ in game.moves)
+    assert mine == next(s.label for s in host.table.seats if s.name == "Stdlib")
+    assert any(player == mine for player, _ in game.moves)
+    assert host.table.bot_kinds.count(None) == len(game.moves)  # every move its player's: no stand-in
 
 
 async def downtown_player(port: int) -> None:
@@ -76,15 +77,24 @@ def test_stdlib_bot_plays_a_whole_game_of_downtown(players, single, capsys):
                 nursery.start_soon(downtown_player, port)
 
     with host_in_thread(config, others) as (host, port):
-        table, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=players, game="downtown")
+        labels, mine, ended = stdlib_bot.play("127.0.0.1", port, "Stdlib", seed=players, game="downtown")
         match = host.table.match
     assert match.is_over and list(ended["scores"]) == list(match.state.scores)
-    assert ended["winners"] == list(match.state.winners)
-    seat = next(s for s, label in enumerate(match.labels) if label == table.players[table.me])
-    assert match.labels[seat] == next(s.label for s in host.table.seats if s.name == "Stdlib")
+    assert ended["winners"] == list(match.state.winners) and labels == list(match.labels)
+    seat = match.labels.index(mine)
+    assert mine == next(s.label for s in host.table.seats if s.name == "Stdlib")
     assert sum(1 for s, action in match.actions if s == seat) >= match.state.rounds  # every turn its own
-    assert table.hand == [match.state.name(c) for c in match.state.hands[seat]] or \
-        sorted(table.hand) == sorted(match.state.name(c) for c in match.state.hands[seat])
+    assert all(bot is None for (s, _), bot in zip(match.actions, host.table.bot_kinds) if s == seat)
+
+
+def test_stdlib_bot_prints_each_seats_total_and_the_winners():
+    stdlib_bot = load("stdlib_bot")
+    hex_end = {"type": "game_ended", "winners": ["blue"], "halves": [],
+               "scores": {"red": {"waddles": 3, "pools": 4, "total": 7}, "blue": {"waddles": 9, "pools": 0, "total": 9}}}
+    assert stdlib_bot.scores(["red", "blue"], hex_end) == ["blue      9", "red       7", "winners: blue"]
+    downtown_end = {"type": "game_ended", "scores": [11, 11, 4], "winners": [0, 1], "shared": True}
+    assert stdlib_bot.scores(["blue", "green", "purple"], downtown_end) == [
+        "blue     11", "green    11", "purple    4", "winners: blue green"]
 
 
 @pytest.mark.parametrize("address", ["nonsense", "127.0.0.1:notaport", "127.0.0.1:0", ":7777"])

@@ -94,7 +94,7 @@ class RecordingPeer:
 
     def __init__(self, name: str) -> None:
         self.label = self.name = name
-        self.seat, self.watching, self.address = None, False, None
+        self.seat, self.watching, self.address, self.asks = None, False, None, None
         self.data = bytearray()
 
     def send_frames(self, frames) -> None:

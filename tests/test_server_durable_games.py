@@ -29,7 +29,7 @@ class Witness:
     queued to it: the event's version and the save's (``seen``), and the frames it got."""
 
     def __init__(self, table: Table, name: str) -> None:
-        self.table, self.name, self.label, self.seat, self.watching = table, name, name, None, False
+        self.table, self.name, self.label, self.seat, self.watching, self.asks = table, name, name, None, False, None
         self.token: str | None = None
         self.address: str | None = None
         self.seen: list[tuple[int, int]] = []
