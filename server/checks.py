@@ -62,9 +62,10 @@ def stale(table: Table, seat: Seat, message: Any) -> str | None:
     seat decide again (:attr:`server.table.Table.changed`: every event, but in a
     simultaneous phase another seat's hidden choice, ``Match.outdates``)."""
     version, since = message.version, table.changed[table.seats.number(seat)]
-    if version > table.version or version < since:
-        return f"decided on version {version}, the table is at version {table.version}" + \
-            (f" (version {since} changed what you may do)" if since < table.version else "")
+    if version > table.version:
+        return f"decided on version {version}, the table is at version {table.version}"
+    if version < since:
+        return f"decided on version {version}, before version {since}, which changed what you may do"
     return None
 
 

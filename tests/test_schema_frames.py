@@ -8,7 +8,10 @@ by a standard validator (``jsonschema``, Draft 2020-12), over recorded whole gam
   almost never tie);
 - a hex mirror match between two people: chat, pings both ways, a refused action, a
   take-back, half-time and ``continue``, a spectator's and a returning player's
-  snapshots, a reclaim that catches up by events, the end and a ``leave``.
+  snapshots, a reclaim that catches up by events, the end and a ``leave``; one player,
+  the spectator and the returning player asked to be told who acts and what is legal
+  (``to_act``, ``legal``; whole games of bots that know no rules, every frame checked
+  too, are in ``tests/test_server_turns.py``).
 
 Between them every message type the host sends appears (asserted), and each game's
 frames are checked against that game's section (``welcome.game``).
@@ -164,6 +167,7 @@ async def test_every_frame_of_a_recorded_hex_mirror_match_is_valid(autojump_cloc
 
         with trio.fail_after(600):
             ada, bob = await recorded(), await recorded()
+            ada.asks = {"legal": True}  # who acts and what is legal, told to Ada and two more
             await ada.join("Ada")
             await bob.join("Bob")
             await ada.send(protocol.Say(text="hi \x1b[31mall"))
@@ -181,6 +185,7 @@ async def test_every_frame_of_a_recorded_hex_mirror_match_is_valid(autojump_cloc
             await ada.expect(protocol.Undone)
             await trio.sleep(11)  # the host pings a silent connection (the mock clock)
             watcher = await recorded()
+            watcher.asks = {"to_act": True}
             await watcher.hello()
             await watcher.send(protocol.Watch(name="Eve"))
             await watcher.expect(protocol.Snapshot)
@@ -192,6 +197,7 @@ async def test_every_frame_of_a_recorded_hex_mirror_match_is_valid(autojump_cloc
                 nursery.start_soon(ada.play_randomly, rng)
                 nursery.start_soon(bob.play_randomly, random.Random(4))
             back = await recorded()
+            back.asks = {"legal": True}
             await back.hello()
             await back.send(protocol.Reclaim(token=bob.token, last_version=0))  # a snapshot
             snapshot = await back.expect(protocol.Snapshot)
@@ -204,5 +210,7 @@ async def test_every_frame_of_a_recorded_hex_mirror_match_is_valid(autojump_cloc
             await again.expect(protocol.Closing, code="bye")
     messages = [m for r in recorders for m in frames(bytes(r.data))]
     seen = check_all("hex", messages)
+    told = {m["type"] for m in messages if "legal" in m} | {m["type"] for m in messages if "to_act" in m}
+    assert {"started", "played", "undone", "snapshot"} <= told
     club_answers = {"tables", "table_created"}  # a club's lobby's, never a table's (tests/test_club.py)
     assert seen | {"rejected"} | club_answers == SERVER_TYPES, SERVER_TYPES - seen

@@ -63,6 +63,7 @@ class Client:
         self.lobby: protocol.Lobby | None = None
         self.closed = trio.Event()
         self.answer_pings = True
+        self.asks: dict[str, bool] = {}  # what hello asks for: {"to_act": True}, {"legal": True}
         self.frozen = False  # True: stop reading (a frozen client)
         self._ids = _IDS
         self._lock = trio.Lock()
@@ -146,7 +147,7 @@ class Client:
             await self._new.wait()
 
     async def hello(self) -> protocol.Welcome:
-        await self.send(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="test"))
+        await self.send(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="test", **self.asks))
         return await self.expect(protocol.Welcome)
 
     async def join(self, name: str, label: str | None = None, code: str | None = None) -> protocol.Seated:
