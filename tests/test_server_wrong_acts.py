@@ -42,7 +42,7 @@ class Peer:
     """A connection as the table sees it; keeps what it is sent (frames decoded)."""
 
     def __init__(self, ruleset, name: str) -> None:
-        self.seat, self.watching, self.name, self.label, self.address = None, False, name, name, None
+        self.seat, self.watching, self.name, self.label, self.address, self.asks = None, False, name, name, None, None
         self.sent: list[Any] = []
         self._decoder = decoder_for(protocol.server_message(ruleset))
 
