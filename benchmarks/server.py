@@ -1,7 +1,10 @@
 """Server benchmark: action round trip next to a TCP echo, and concurrent 4-bot games.
 
 Every client here is *lean*: it reads raw frames and looks only at their ``type`` and
-``version`` (a two-field msgspec decode), sends frames encoded ahead of the clock,
+``version`` (a two-field msgspec decode), though its ``hello`` asks for ``legal`` (so the
+host tells every connection who may act and the seat to act its legal actions, with
+each event: the host's work for them is measured; ``--lean``: it asks for nothing, as
+before issue 27), sends frames encoded ahead of the clock,
 follows each table's game once (one engine per table, not per client), and reads a
 seat's socket only when it acts (through what came since), so what is measured is the
 host, not the clients' own work.
@@ -75,6 +78,9 @@ from waddle.ruleset import Prepared  # noqa: E402
 
 #: CPython's collector settings in the host process, not ``tune_gc``: ``--default-gc``.
 DEFAULT_GC = "--default-gc" in sys.argv
+#: Whether the clients ask the host for ``to_act`` and ``legal`` (not with ``--lean``).
+LEGAL = "--lean" not in sys.argv
+ASKED = "told to_act and legal" if LEGAL else "asking for nothing (--lean)"
 #: Standard maps the capacity tables share (seeds 0 .. MAPS-1).
 MAPS = 16
 #: A file for the capacity host's profile of its measured window (``--profile``), or "".
@@ -143,7 +149,8 @@ class Lean:
     async def seat(cls, port: int, name: str) -> Lean:
         """Connected, joined and ready (the ``seated`` frame read)."""
         lean = cls(await trio.open_tcp_stream("127.0.0.1", port))
-        await lean.stream.send_all(_encode(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="bench"))
+        hello = protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="bench", legal=LEGAL)
+        await lean.stream.send_all(_encode(hello)
                                    + _encode(protocol.Join(name=name)) + _encode(protocol.Ready()))
         while True:
             body = await lean.body()
@@ -308,7 +315,7 @@ def round_trip(count: int) -> float:
     echo = results["echo"]
     e50 = statistics.median(echo)
     print(f"round trip over 127.0.0.1, {count} samples each, interleaved in batches of 50, lean "
-          f"clients, each server in its own process (load average {load_average()}):")
+          f"clients ({ASKED}), each server in its own process (load average {load_average()}):")
     print(f"  plain trio TCP echo of an act frame:   p50 {ms(e50)}  p99 {ms(percentile(echo, 99))}")
     ratios = {}
     for name, words in (("saved", "write-ahead on "), ("unsaved", "write-ahead off")):
@@ -542,6 +549,7 @@ def capacity(counts: list[int], warmup: float, window: float) -> None:
           f"process; think 0.25-0.75 s; a fresh table when a game ends; window {window:g} s after "
           f"{warmup:g} s warm-up):")
     print(f"  host GC: {'CPython defaults' if DEFAULT_GC else 'tune_gc() after set-up, collect_young (what survives a collection is frozen)'}")
+    print(f"  clients: {ASKED}")
     print(f"  {'tables':>6} {'clients':>7} {'actions/s':>9} {'p50':>9} {'p99':>9} {'max':>9}"
           f" {'host CPU':>8} {'host lag p99':>12} {'clients CPU':>11} {'clients lag p99':>15}")
     best = 0
@@ -637,6 +645,8 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="the smallest run (the test suite's)")
     parser.add_argument("--default-gc", action="store_true",
                         help="CPython's collector settings in the host (see above)")
+    parser.add_argument("--lean", action="store_true",
+                        help="the clients ask for neither to_act nor legal (see above)")
     parser.add_argument("--tables", type=int, nargs="+", help="table counts to measure")
     parser.add_argument("--window", type=float, help="seconds measured at each table count")
     parser.add_argument("--samples", type=int, help="round trips of each kind")

@@ -34,14 +34,15 @@ def asks_of(hello: Any) -> Asks:
     return "legal" if hello.legal else "to_act" if hello.to_act else None
 
 
-def told(match: Match | None, audience: Audience, asks: Asks) -> dict[str, Any]:
+def told(match: Match | None, audience: Audience, asks: Asks,
+         to_act: list[int] | None = None) -> dict[str, Any]:
     """The fields to add to an event or snapshot for a connection of ``audience`` that
-    asked ``asks``, ``match`` as it is now: ``to_act`` (seat numbers, lowest first), and
-    ``legal`` for a seat that may act when it asked and the game lists them; none
-    without a match or a question."""
+    asked ``asks``, ``match`` as it is now: ``to_act`` (seat numbers, lowest first; given,
+    or asked of the match), and ``legal`` for a seat that may act when it asked and the
+    game lists them; none without a match or a question."""
     if asks is None or match is None:
         return {}
-    to_act = sorted(match.to_act())
+    to_act = sorted(match.to_act()) if to_act is None else to_act
     fields: dict[str, Any] = {"to_act": to_act}
     if asks == "legal" and audience in to_act:
         legal = match.legal(audience)
@@ -61,16 +62,19 @@ class Told:
 
     def __init__(self, match: Match, payloads: Sequence[Any], message: Callable[..., Any]) -> None:
         self.match, self.payloads, self.message = match, payloads, message
+        #: Who may act after the event, lowest first.
+        self.to_act = sorted(match.to_act())
         self._frames: dict[tuple[int, Audience], bytes] = {}
 
     def frame(self, audience: Audience, asks: Asks) -> bytes:
         """The frame for a connection of ``audience`` that asked ``asks`` (not ``None``)."""
         payload = self.payloads[0 if audience is None else audience + 1]
-        own = asks == "legal" and audience is not None and audience in self.match.to_act()
+        own = asks == "legal" and audience in self.to_act
         key = (id(payload), audience if own else None)  # who may act: the same for all
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = encode(self.message(payload, **told(self.match, audience, asks)))
+            fields = told(self.match, audience, asks, self.to_act)
+            frame = self._frames[key] = encode(self.message(payload, **fields))
         return frame
 
 
