@@ -15,6 +15,7 @@ frame with what is true now, for the last event of a catch-up.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -62,9 +63,13 @@ class Told:
 
     def __init__(self, match: Match, payloads: Sequence[Any], message: Callable[..., Any]) -> None:
         self.match, self.payloads, self.message = match, payloads, message
-        #: Who may act after the event, lowest first.
-        self.to_act = sorted(match.to_act())
         self._frames: dict[tuple[int, Audience], bytes] = {}
+
+    @functools.cached_property
+    def to_act(self) -> list[int]:
+        """Who may act after the event, lowest first (asked of the match only when a
+        connection asked: none that did, no work)."""
+        return sorted(self.match.to_act())
 
     def frame(self, audience: Audience, asks: Asks) -> bytes:
         """The frame for a connection of ``audience`` that asked ``asks`` (not ``None``)."""
