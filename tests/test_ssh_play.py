@@ -367,3 +367,17 @@ def test_a_guest_screen_that_hangs_or_crashes_touches_neither_the_host_nor_the_o
     finally:
         for terminal in terminals:
             terminal.close()
+
+
+def test_a_host_or_a_play_without_a_code_says_anyone_may_come_in_beside_the_ssh_command(tmp_path):
+    hosting = Terminal(["host", "--open", "--port", "0", "--ssh", "0", "--no-history",
+                        "--save", str(tmp_path / "h.json")])
+    playing = Terminal(["play", "--bots", "1", "--ssh", "0", "--no-history", "--record", str(tmp_path / "p.json")])
+    try:
+        for terminal in (hosting, playing):
+            wait([terminal], lambda terminal=terminal: re.search(r"ssh -p \d+ NAME@127\.0\.0\.1", terminal.text())
+                 and "(no join code: anyone who reaches this address may join)" in terminal.text(),
+                 "the lobby's ssh command and that the table has no code")
+    finally:
+        hosting.close()
+        playing.close()

@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Hosting {serve.LAN_NOTE}")
     if args.ssh is not None:
         join += "  or  {ssh}"
+    if code is None:
+        join += f"\n({serve.OPEN_NOTE})"
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     return run_ui_then_say_saved(session, args, server.table)

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                                ssh=serve.ssh_from(args)))
     tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
-                            server=server, record_path=record, address="{ssh}" if args.ssh is not None else "")
+                            server=server, record_path=record, address=f"{{ssh}}\n({serve.OPEN_NOTE})" if args.ssh is not None else "")
     from client.commands.host import run_ui_then_say_saved
 
     return run_ui_then_say_saved(session, args, server.table)

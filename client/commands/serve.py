@@ -98,7 +98,7 @@ def ssh_lines(host) -> list[str]:
         lines += [f"ssh guests:  {host.ssh.command}  (NAME: the name to play under)",
                   f"SSH host key fingerprint:  {host.ssh.fingerprint}"]
         if host.table.code is None:
-            lines.append("no join code: anyone who reaches this address may join")
+            lines.append(OPEN_NOTE)
     return lines
 
 
@@ -256,6 +256,9 @@ def lan_name(args: argparse.Namespace, player: str | None = None) -> str | None:
 
 
 LAN_NOTE = "on the LAN too (mDNS): 'waddle join' with no address lists this table"
+#: What a host without a join code says at start (``serve``; the lobby of ``host --open``
+#: and of ``play --ssh``).
+OPEN_NOTE = "no join code: anyone who reaches this address may join"
 
 
 def limits_from(args: argparse.Namespace):
