@@ -19,7 +19,9 @@ prints the ssh command with that address as its first line (``serve``, and ``hos
 ``--ssh PORT``), and the command as printed brings a guest in. Ann's screen process is
 stopped (a hang), then killed (a crash): the host and the two other guests go on (a chat
 goes from one to the other each time), ann is told, her ssh ends, and the same command
-gives her seat back. Waiting is bounded by a timeout; no sleeps.
+gives her seat back. ``ssh -A`` with an agent asks to forward it and the host denies it.
+Without a code, ``host --open`` and ``play --ssh`` say anyone may come in, beside the ssh
+command. Waiting is bounded by a timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -381,3 +383,24 @@ def test_a_host_or_a_play_without_a_code_says_anyone_may_come_in_beside_the_ssh_
     finally:
         hosting.close()
         playing.close()
+
+
+@pytest.mark.skipif(SSH is None or shutil.which("ssh-agent") is None, reason="no OpenSSH client and agent here")
+def test_ssh_dash_a_asks_for_agent_forwarding_and_the_gateway_denies_it(tmp_path):
+    socket = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    server, port = host(tmp_path)
+    terminals = [server]
+    try:
+        ann = guest(port, "ann", tmp_path / "known_hosts", None, "-A", "-v", env={"SSH_AUTH_SOCK": str(socket)})
+        terminals.append(ann)
+        wait(terminals, lambda: "Requesting authentication agent forwarding." in bytes(ann.output).decode(errors="replace")
+             and b"Agent forwarding request denied" in server.output,  # the host's log (asyncssh's line)
+             "ssh asking for its agent, and the host denying it")
+        wait(terminals, lambda: "ann (you)" in ann.text(), "ann in the lobby all the same")
+    finally:
+        for terminal in terminals:
+            terminal.close()
+        agent.kill()
+        agent.wait(10)
