@@ -3,7 +3,8 @@ listed 10 times a second, with the history written and without (issue 26).
 
 The club host runs in its own process (``Host(ServerConfig(club=True))``, its collector as
 ``waddle serve`` runs it), saving every table to a temporary folder (the write-ahead
-journal on), and writing every finished game to an SQLite history in the same folder, or,
+journal on; every connection comes from 127.0.0.1, so the connection limits are raised
+past the bots'), and writing every finished game to an SQLite history in the same folder, or,
 for the side-by-side run, keeping none (``--no-history``). This process opens the tables
 over TCP (``create_table``) and fills them:
 
@@ -14,7 +15,7 @@ over TCP (``create_table``) and fills them:
   ``--pace`` 0.5 s): a lean owner joins, starts (the host's bots fill the other seats) and
   leaves (its seat goes on as a stand-in at once: grace 0), a lean spectator reads every
   event, so the host applies, redacts for each audience, journals and sends as at a
-  table of people; and on one Downtown table in 50 (at least one) a real client
+  table of people; and on one Downtown table in 10 (at least one) a real client
   (:class:`client.core.Client`, the decoding and view a player's client has) plays one
   seat, thinking 0.25-0.75 s: its moves' round trips (``act`` -> ``ack`` with the state
   caught up) are the Downtown samples.
@@ -57,9 +58,10 @@ sys.path.insert(0, str(ROOT))
 
 import protocol  # noqa: E402
 from client.club import create_table  # noqa: E402
-from client.core import connect  # noqa: E402
+from client.core import ClientError, connect  # noqa: E402
 from server import Host, ServerConfig  # noqa: E402
 from server.club import ClubLimits  # noqa: E402
+from server.connection import Limits  # noqa: E402
 from waddle.hex.ruleset import RULESET as HEX  # noqa: E402
 from waddle.ruleset import get_ruleset  # noqa: E402
 
@@ -72,7 +74,7 @@ Lean, Pacer, percentile, ms = bench.Lean, bench.Pacer, bench.percentile, bench.m
 THINK = (0.25, 0.75)
 PACE = 0.5
 #: One Downtown table in this many has a real client playing a seat (its moves are sampled).
-PROBE_EVERY = 50
+PROBE_EVERY = 10
 #: Seconds between two requests of the club's list.
 LIST_EVERY = 0.1
 
@@ -87,8 +89,9 @@ async def club_process(tables: int, folder: str, history: bool) -> None:
     host = Host(ServerConfig(club=True, port=0, save=folder, bot_delay=PACE, grace=0.0, lobby_grace=0.0,
                              settings=protocol.Settings(players=4),
                              history=os.path.join(folder, "history.sqlite") if history else None,
+                             limits=Limits(max_connections=10 * tables + 100, max_per_address=10 * tables + 100),
                              club_limits=ClubLimits(per_connection=10**6, per_address=10**6,
-                                                    tables=4 * tables + 100, idle=2.0, sweep=1.0)))
+                                                    tables=4 * tables + 100, idle=20.0, sweep=2.0)))
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
         bench.tune_like_serve(nursery)
@@ -146,11 +149,25 @@ async def lean_at(port: int, table: str, name: str, request) -> Lean:
             raise LookupError(body.decode())
 
 
+async def opened(port: int, game: str, settings, run: dict) -> str:
+    """A new table of ``game`` at the club (asked again, counted in ``run["slow"]``, while
+    the club does not answer within :data:`client.club.TIMEOUT`)."""
+    while True:
+        try:
+            return (await create_table("127.0.0.1", port, game, settings)).table
+        except ClientError:
+            run["slow"] += 1
+
+
 async def hex_table(port: int, rng: random.Random, pacer: Pacer, run: dict) -> None:
     """Four lean bots at a fresh hex table, game after game."""
     while True:
-        table = (await create_table("127.0.0.1", port, "hex", protocol.Settings(players=4))).table
-        seats = [await lean_at(port, table, f"p{i}", protocol.Join(name=f"p{i}")) for i in range(4)]
+        table = await opened(port, "hex", protocol.Settings(players=4), run)
+        try:
+            seats = [await lean_at(port, table, f"p{i}", protocol.Join(name=f"p{i}")) for i in range(4)]
+        except LookupError:  # closed as idle before its bots came (a very slow host): another
+            run["lost"] += 1
+            continue
         started = bench._typed(await seats[0].until("started"))
         game = HEX.follow(started.view, None).game
         by_label = {seat.label: seat for seat in seats}
@@ -180,8 +197,12 @@ async def downtown_table(port: int, rng: random.Random, pacer: Pacer, run: dict,
     a lean spectator reading every event, game after game."""
     settings = protocol.Settings(players=4, bots=["random"])
     while True:
-        table = (await create_table("127.0.0.1", port, "downtown", settings)).table
-        spectator = await lean_at(port, table, "watcher", protocol.Watch(name="watcher"))
+        table = await opened(port, "downtown", settings, run)
+        try:
+            spectator = await lean_at(port, table, "watcher", protocol.Watch(name="watcher"))
+        except LookupError:  # closed as idle before its players came (a very slow host): another
+            run["lost"] += 1
+            continue
         run["playing"] += 1
         if probe:
             await probe_game(port, table, rng, pacer, run)
@@ -241,7 +262,7 @@ async def lister(port: int, run: dict) -> None:
 
 
 async def evening(club: Club, tables: int, warmup: float, window: float) -> dict:
-    run = {"hex": [], "downtown": [], "list": [], "actions": 0, "games": 0, "playing": 0, "listed": 0}
+    run = {"hex": [], "downtown": [], "list": [], "actions": 0, "games": 0, "playing": 0, "listed": 0, "lost": 0, "slow": 0}
     rng = random.Random(7)
     pacer = Pacer()
 
@@ -277,7 +298,7 @@ async def evening(club: Club, tables: int, warmup: float, window: float) -> dict
                       cpu=(sum(os.times()[:2]) - cpu) / elapsed,
                       host_cpu=(bench.cpu_seconds(club.proc.pid) - host_cpu) / elapsed,
                       rss=(rss_start, bench.rss_mb(club.proc.pid)), playing=statistics.mean(playing),
-                      listed=run["listed"])
+                      listed=run["listed"], lost=run["lost"], slow=run["slow"])
         club.say("end")
         nursery.cancel_scope.cancel()
     return result
@@ -305,7 +326,9 @@ def measure(tables: int, warmup: float, window: float, history: bool) -> dict:
     print(f"  Downtown move round trip:  {figures(result['downtown'])}")
     print(f"  list_tables (every {LIST_EVERY:g} s, {result['listed']} tables listed): {figures(result['list'])}")
     print(f"  {result['actions']:.0f} actions/s, {result['games']} games ended, {host.get('written', 0)} written "
-          f"to the history; tables playing {result['playing']:.0f} on average")
+          f"to the history; tables playing {result['playing']:.0f} on average; tables closed before "
+          f"their players came (opened again): {result['lost']}; table openings not answered within "
+          f"10 s (asked again): {result['slow']}")
     print(f"  host CPU {result['host_cpu']:.0%}, loop lag p99 {ms(host.get('lag_p99', 0))} max "
           f"{ms(host.get('lag_max', 0))}; host RSS {result['rss'][0]:.0f} -> {result['rss'][1]:.0f} MB; "
           f"this process's CPU {result['cpu']:.0%}")

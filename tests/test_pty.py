@@ -476,22 +476,32 @@ def test_waddle_replay_steps_through_a_record_of_each_game_and_quits(name, moves
         viewer.close()
 
 
-def test_waddle_replay_without_a_file_lists_the_history_newest_first_and_opens_the_chosen_game(tmp_path):
-    from waddle.history import FinishedGame, Seat, connect, write_game
+def history_of(path: Path, games) -> None:
+    """Write ``games`` (:class:`waddle.history.FinishedGame`) to a new history at ``path``."""
+    from waddle.history import connect, write_game
 
-    history = tmp_path / "history.sqlite"
-    db = connect(history, write=True)
+    db = connect(path, write=True)
     try:
-        for number, (name, kind, names) in enumerate((("two-players-scout-and-fill.json", "hex", ("Ann", "Bob")),
-                                                      ("downtown-two-players.json", "downtown", ("Cy", "Di"))), 1):
-            record = json.loads((Path(__file__).parent / "data" / "records" / name).read_text())
-            write_game(db, FinishedGame(
-                table="t", number=number, game=kind, options={}, setup="standard", started=0.0,
-                finished=1_000_000.0 * number, record=record,
-                seats=tuple(Seat(seat=i, label=label, name=person, score=10 - i, winner=i == 0)
-                            for i, (label, person) in enumerate(zip(record["players"], names)))))
+        for game in games:
+            write_game(db, game)
     finally:
         db.close()
+
+
+def test_waddle_replay_without_a_file_lists_the_history_newest_first_and_opens_the_chosen_game(tmp_path):
+    from waddle.history import FinishedGame, Seat
+
+    history = tmp_path / "history.sqlite"
+    games = []
+    for number, (name, kind, names) in enumerate((("two-players-scout-and-fill.json", "hex", ("Ann", "Bob")),
+                                                  ("downtown-two-players.json", "downtown", ("Cy", "Di"))), 1):
+        record = json.loads((Path(__file__).parent / "data" / "records" / name).read_text())
+        games.append(FinishedGame(
+            table="t", number=number, game=kind, options={}, setup="standard", started=0.0,
+            finished=1_000_000.0 * number, record=record,
+            seats=tuple(Seat(seat=i, label=label, name=person, score=10 - i, winner=i == 0)
+                        for i, (label, person) in enumerate(zip(record["players"], names)))))
+    history_of(history, games)
     viewer = Terminal(["replay", "--history", str(history)])
     try:
         wait([viewer], lambda: "Which game? 1-2" in viewer.text(), "the list of games")
@@ -515,16 +525,16 @@ def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_
 
     from client.club import create_table
     from protocol import Settings
-    from waddle.history import FinishedGame, Seat, connect, ratings, write_game
+    from waddle.history import FinishedGame, Seat, connect, ratings
 
     history = tmp_path / "history.sqlite"
-    db = connect(history, write=True)
+    history_of(history, [FinishedGame(table="old", number=1, game="hex", options={}, setup="standard", started=0.0,
+                                      finished=1.0, record={}, seats=(
+                                          Seat(seat=0, label="red", name="Cy", score=60, winner=True),
+                                          Seat(seat=1, label="blue", name="Pingu", bot="random", score=40,
+                                               winner=False)))])
+    db = connect(history)
     try:
-        write_game(db, FinishedGame(table="old", number=1, game="hex", options={}, setup="standard", started=0.0,
-                                    finished=1.0, record={}, seats=(
-                                        Seat(seat=0, label="red", name="Cy", score=60, winner=True),
-                                        Seat(seat=1, label="blue", name="Pingu", bot="random", score=40,
-                                             winner=False))))
         cy = ratings(db, ["Cy"], "hex")["Cy"].ordinal
     finally:
         db.close()
