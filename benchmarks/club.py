@@ -159,20 +159,34 @@ async def opened(port: int, game: str, settings, run: dict) -> str:
             run["slow"] += 1
 
 
+#: What ends a table's game early in this process (the host closed a connection or a table
+#: it could not serve in time): counted, and the table's players open another.
+LOST = (OSError, EOFError, LookupError, trio.BrokenResourceError, ClientError)
+
+
 async def hex_table(port: int, rng: random.Random, pacer: Pacer, run: dict) -> None:
     """Four lean bots at a fresh hex table, game after game."""
     while True:
         table = await opened(port, "hex", protocol.Settings(players=4), run)
+        seats: list[Lean] = []
         try:
-            seats = [await lean_at(port, table, f"p{i}", protocol.Join(name=f"p{i}")) for i in range(4)]
-        except LookupError:  # closed as idle before its bots came (a very slow host): another
+            for i in range(4):
+                seats.append(await lean_at(port, table, f"p{i}", protocol.Join(name=f"p{i}")))
+            started = [bench._typed(await seat.until("started")) for seat in seats][0]
+            await hex_game(seats, HEX.follow(started.view, None).game, rng, pacer, run)
+        except LOST:
             run["lost"] += 1
-            continue
-        started = bench._typed(await seats[0].until("started"))
-        game = HEX.follow(started.view, None).game
-        by_label = {seat.label: seat for seat in seats}
-        seats = [by_label[label] for label in game.players]
-        run["playing"] += 1
+        for seat in seats:
+            await trio.aclose_forcefully(seat.stream)
+        await trio.sleep(0.5 + rng.random())
+
+
+async def hex_game(seats: list[Lean], game, rng: random.Random, pacer: Pacer, run: dict) -> None:
+    """Play ``game`` to its end with the lean ``seats``, each move's round trip a sample."""
+    by_label = {seat.label: seat for seat in seats}
+    seats = [by_label[label] for label in game.players]
+    run["playing"] += 1
+    try:
         while not game.is_over:
             await pacer.sleep(rng.uniform(*THINK))
             actor = seats[game.players.index(game.current_player)]
@@ -185,11 +199,9 @@ async def hex_table(port: int, rng: random.Random, pacer: Pacer, run: dict) -> N
             run["hex"].append(time.perf_counter() - start)
             run["actions"] += 1
             game.apply(action)
-        run["playing"] -= 1
         run["games"] += 1
-        for seat in seats:
-            await seat.stream.aclose()
-        await trio.sleep(0.5 + rng.random())
+    finally:
+        run["playing"] -= 1
 
 
 async def downtown_table(port: int, rng: random.Random, pacer: Pacer, run: dict, probe: bool) -> None:
@@ -198,32 +210,41 @@ async def downtown_table(port: int, rng: random.Random, pacer: Pacer, run: dict,
     settings = protocol.Settings(players=4, bots=["random"])
     while True:
         table = await opened(port, "downtown", settings, run)
+        spectator = None
+        run["playing"] += 1
         try:
             spectator = await lean_at(port, table, "watcher", protocol.Watch(name="watcher"))
-        except LookupError:  # closed as idle before its players came (a very slow host): another
+            if probe:
+                await probe_game(port, table, rng, pacer, run)
+            else:
+                owner = await lean_at(port, table, "owner", protocol.Join(name="owner"))
+                await owner.send(bench._encode(protocol.Start()))
+                await owner.until("started")
+                await owner.stream.aclose()  # its seat plays on as a stand-in (grace 0)
+            await watch_to_the_end(spectator, run, count=not probe)
+            run["games"] += 1
+        except LOST:
             run["lost"] += 1
-            continue
-        run["playing"] += 1
-        if probe:
-            await probe_game(port, table, rng, pacer, run)
-        else:
-            owner = await lean_at(port, table, "owner", protocol.Join(name="owner"))
-            await owner.send(bench._encode(protocol.Start()))
-            await owner.until("started")
-            await owner.stream.aclose()  # its seat plays on as a stand-in (grace 0)
-        while True:
-            body = await spectator.body()
-            head = bench._head(body)
-            if head.type == "played":
-                run["actions"] += not probe
-            elif head.type == "lobby" and b'"phase":"finished"' in body:
-                break
-            elif head.type == "ping":
-                await spectator.send(bench._encode(protocol.Pong(nonce=bench._typed(body).nonce)))
-        run["playing"] -= 1
-        run["games"] += 1
-        await spectator.stream.aclose()
+        finally:
+            run["playing"] -= 1
+        if spectator is not None:
+            await trio.aclose_forcefully(spectator.stream)
         await trio.sleep(0.5 + rng.random())
+
+
+async def watch_to_the_end(spectator: Lean, run: dict, count: bool) -> None:
+    """Read every frame a spectator gets until the game is over (counting its actions)."""
+    while True:
+        body = await spectator.body()
+        head = bench._head(body)
+        if head.type == "played":
+            run["actions"] += count
+        elif head.type == "lobby" and b'"phase":"finished"' in body:
+            return
+        elif head.type == "ping":
+            await spectator.send(bench._encode(protocol.Pong(nonce=bench._typed(body).nonce)))
+        elif head.type == "closing":
+            raise EOFError(body.decode())
 
 
 async def probe_game(port: int, table: str, rng: random.Random, pacer: Pacer, run: dict) -> None:
@@ -247,18 +268,23 @@ async def probe_game(port: int, table: str, rng: random.Random, pacer: Pacer, ru
 
 
 async def lister(port: int, run: dict) -> None:
-    """Ask the club's lobby for its tables every :data:`LIST_EVERY` seconds, on one connection."""
-    lean = Lean(await trio.open_tcp_stream("127.0.0.1", port))
-    await lean.send(bench._encode(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="bench")))
-    await lean.until("welcome")
+    """Ask the club's lobby for its tables every :data:`LIST_EVERY` seconds, on one
+    connection (a new one if the host closes it, counted in ``run["lost"]``)."""
     request = bench._encode(protocol.ListTables())
     while True:
-        start = time.perf_counter()
-        await lean.send(request)
-        body = await lean.until("tables")
-        run["list"].append(time.perf_counter() - start)
-        run["listed"] = body.count(b'"table":')
-        await trio.sleep(max(0.0, LIST_EVERY - (time.perf_counter() - start)))
+        try:
+            lean = Lean(await trio.open_tcp_stream("127.0.0.1", port))
+            await lean.send(bench._encode(protocol.Hello(protocol=protocol.PROTOCOL_VERSION, client="bench")))
+            await lean.until("welcome")
+            while True:
+                start = time.perf_counter()
+                await lean.send(request)
+                body = await lean.until("tables")
+                run["list"].append(time.perf_counter() - start)
+                run["listed"] = body.count(b'"table":')
+                await trio.sleep(max(0.0, LIST_EVERY - (time.perf_counter() - start)))
+        except LOST:
+            run["lost"] += 1
 
 
 async def evening(club: Club, tables: int, warmup: float, window: float) -> dict:
@@ -326,9 +352,9 @@ def measure(tables: int, warmup: float, window: float, history: bool) -> dict:
     print(f"  Downtown move round trip:  {figures(result['downtown'])}")
     print(f"  list_tables (every {LIST_EVERY:g} s, {result['listed']} tables listed): {figures(result['list'])}")
     print(f"  {result['actions']:.0f} actions/s, {result['games']} games ended, {host.get('written', 0)} written "
-          f"to the history; tables playing {result['playing']:.0f} on average; tables closed before "
-          f"their players came (opened again): {result['lost']}; table openings not answered within "
-          f"10 s (asked again): {result['slow']}")
+          f"to the history; tables playing {result['playing']:.0f} on average; games cut short (a "
+          f"connection or table the host closed; its players opened another): {result['lost']}; table "
+          f"openings not answered within 10 s (asked again): {result['slow']}")
     print(f"  host CPU {result['host_cpu']:.0%}, loop lag p99 {ms(host.get('lag_p99', 0))} max "
           f"{ms(host.get('lag_max', 0))}; host RSS {result['rss'][0]:.0f} -> {result['rss'][1]:.0f} MB; "
           f"this process's CPU {result['cpu']:.0%}")

@@ -555,7 +555,7 @@ def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_
         def row(name: str) -> str:
             return next((line for line in ann.screen.display if f" {name} " in line), "")
 
-        wait(terminals, lambda: f"Waddle club at {where}: 2 tables" in ann.text()
+        wait(terminals, lambda: f"Waddle club at {where}: 2 tables; you: Ann" in ann.text()
              and f"Cy {cy:.1f}" in row("Friday") and "game over" in row("Quick"), "the club's lobby")
         assert "1/2 seated" in row("Friday") and "not started" in row("Friday") and "open" in row("Friday")
         assert row("Friday").startswith("> ") and "2/2 seated" in row("Quick") and "Di" in row("Quick")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import trio
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
@@ -31,7 +32,8 @@ from prompt_toolkit.output import ColorDepth
 from client.club import create_table, list_tables, table_columns
 from client.core import ClientError
 from client.ui.style import make_style
-from protocol.text import cut
+from client.ui.text import join_lines
+from protocol.text import clean_name, cut, pad, shown
 
 #: Seconds between two requests of the club's list.
 REFRESH = 1.0
@@ -75,7 +77,8 @@ class ClubLobby:
     def lines(self, columns: int, rows: int) -> list:
         """The screen's lines (prompt-toolkit fragments), cut to ``columns``, at most ``rows``."""
         widths = (18, 15, 10, 11, 10, 4)
-        title = f"Waddle club at {self.host}:{self.port}: {len(self.tables)} tables"
+        title = (f"Waddle club at {self.host}:{self.port}: {len(self.tables)} tables; "
+                 f"you: {shown(clean_name(self.name, '?'))}")
         out = [[("class:banner", cut(title, columns).ljust(columns))], []]
         out.append([("class:dim", cut("  " + _row(HEADING, widths), columns))])
         body = rows - len(out) - 3
@@ -143,8 +146,7 @@ class ClubLobby:
 
 
 def _row(cells, widths) -> str:
-    from protocol.text import pad
-
+    """``cells`` padded to ``widths`` (the cells past them as they are)."""
     return "  ".join(pad(str(cell), width) for cell, width in zip(cells, widths)) + "  " + " ".join(cells[len(widths):])
 
 
@@ -160,8 +162,8 @@ async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
     app = Application(layout=Layout(HSplit([Window(control)])), key_bindings=kb, full_screen=True,
                       style=make_style(colour), color_depth=None if colour else ColorDepth.MONOCHROME,
                       erase_when_done=True)
-    listing = not_creating = _filter(lambda: not lobby.creating)
-    creating = _filter(lambda: lobby.creating)
+    listing = Condition(lambda: not lobby.creating)
+    creating = Condition(lambda: lobby.creating)
 
     @kb.add("up", filter=listing)
     @kb.add("k", filter=listing)
@@ -183,7 +185,7 @@ async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
         if lobby.pick(watch=True):
             app.exit()
 
-    @kb.add("n", filter=not_creating)
+    @kb.add("n", filter=listing)
     def _(event):
         lobby.creating = True
 
@@ -224,14 +226,6 @@ async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
     return lobby.choice
 
 
-def _filter(test):
-    from prompt_toolkit.filters import Condition
-
-    return Condition(test)
-
-
 def _screen(lobby: ClubLobby, app: Application):
-    from client.ui.text import join_lines
-
     size = app.output.get_size()
     return join_lines(lobby.lines(size.columns, size.rows), size.columns)
