@@ -54,7 +54,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         prog="waddle", description="Waddle: penguins, ice and fishing pools, in your terminal.",
         epilog="Start with 'waddle demo' (bots play a game) or 'waddle play' (you against bots). "
                "'waddle COMMAND --help' tells more.")
-    parser.add_argument("--version", action="version", version=f"waddle {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help) in _commands().items():
         sub_parser = sub.add_parser(name, help=help, description=help)
@@ -62,6 +62,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if name == command:
             _module(module).add_arguments(sub_parser)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: print ``waddle VERSION`` and exit, the version read only then
+    (:mod:`importlib.metadata` takes about 85 ms to import: every command paid it)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"waddle {_version()}")
+        parser.exit()
 
 
 def _version() -> str:
