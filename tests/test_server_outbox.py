@@ -3,13 +3,20 @@ written when the turn ends, each connection's in one write, in order, the sender
 
 from __future__ import annotations
 
+import os
 import random
+import struct
+import types
 
+import msgspec
 import pytest
-from test_server_kit import HEX, MAP2, TablePeer, config, on_map
+import trio
+from test_server_kit import HEX, MAP2, TablePeer, config, hosting, on_map, started_pair
 
 import protocol
+import server.connection
 from server.outbox import Outbox, in_turn
+from server.persistence import read_save
 from server.table import Table
 
 
@@ -198,3 +205,37 @@ async def test_a_bot_s_action_is_a_turn_too_its_event_and_the_final_lobby_in_one
             break
     assert table.phase == "finished"
     assert sorted(writes) == [(name, ("Played", "Lobby")) for name in ("Ada", "Bob", "Eve")]
+
+
+def frames_in(data: bytes) -> list[dict]:
+    """The messages (as JSON objects) of the whole frames in ``data``."""
+    messages = []
+    while data:
+        (size,) = struct.unpack(">I", data[:4])
+        messages.append(msgspec.json.decode(data[4:4 + size]))
+        data = data[4 + size:]
+    return messages
+
+
+async def test_over_tcp_each_connection_gets_an_act_in_one_write_after_its_journal_line(tmp_path, monkeypatch):
+    save = tmp_path / "g.json"
+    writes: list[tuple[list[dict], int]] = []  # each socket write of the host: its messages, the save's version
+
+    def write(fd: int, data: bytes) -> int:
+        writes.append((frames_in(bytes(data)), read_save(save).version if save.exists() else 0))
+        return os.write(fd, data)
+
+    monkeypatch.setattr(server.connection, "os", types.SimpleNamespace(write=write))
+    async with hosting(config(save=save), tcp=True) as (host, connect):
+        with trio.fail_after(30):
+            ada, bob = await started_pair(connect)
+            mover, other = (ada, bob) if ada.my_turn() else (bob, ada)
+            version = mover.version + 1
+            del writes[:]
+            await mover.act(mover.game.legal_actions()[0])
+            await other.expect(protocol.Played, version=version)
+            await mover.expect(protocol.Ack, version=version)
+    about = [(messages, saved) for messages, saved in writes
+             if any(m.get("version") == version for m in messages)]
+    assert sorted([m["type"] for m in messages] for messages, _ in about) == [["played"], ["played", "ack"]]
+    assert all(saved >= version for _, saved in about)  # the journal held the action first
