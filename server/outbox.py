@@ -21,8 +21,7 @@ functions), so a turn never mixes into another table's writes.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from server.seats import Peer
@@ -40,21 +39,23 @@ class Outbox:
         self._held: dict[Peer, list[bytes]] = {}
         self._first: Peer | None = None
 
-    @contextmanager
-    def turn(self, first: Peer | None = None) -> Iterator[None]:
-        """Hold every frame sent until the outermost turn ends, then write each connection's
-        in one write, ``first``'s before the others' (``first`` counts only for the
-        outermost turn). The frames are written even when the turn's work raises: they tell
-        what happened before it did."""
+    def turn(self, first: Peer | None = None) -> Outbox:
+        """A turn, for ``with``: every frame sent is held until the outermost turn ends,
+        then each connection's is written in one write, ``first``'s before the others'
+        (``first`` counts only for the outermost turn). The frames are written even when
+        the turn's work raises: they tell what happened before it did. (The outbox is its
+        own context manager, re-entrant: no object is made per turn.)"""
         if not self._depth:
             self._first = first
+        return self
+
+    def __enter__(self) -> None:
         self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if not self._depth:
-                self._write_all()
+
+    def __exit__(self, *failure: object) -> None:
+        self._depth -= 1
+        if not self._depth:
+            self._write_all()
 
     def send(self, peer: Peer, frame: bytes) -> None:
         """Send ``peer`` an encoded ``frame``: held until the turn ends, or (no turn) written now."""
