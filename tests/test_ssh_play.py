@@ -21,7 +21,8 @@ stopped (a hang), then killed (a crash): the host and the two other guests go on
 goes from one to the other each time), ann is told, her ssh ends, and the same command
 gives her seat back. ``ssh -A`` with an agent asks to forward it and the host denies it.
 Without a code, ``host --open`` and ``play --ssh`` say anyone may come in, beside the ssh
-command. Waiting is bounded by a timeout; no sleeps.
+command. The real ssh is refused a command, sftp, remote forwarding and local forwarding
+(the channel it opens). Waiting is bounded by a timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import re
 import shlex
 import shutil
 import signal
+import socket
 import string
 import struct
 import subprocess
@@ -188,7 +190,8 @@ def test_two_ssh_guests_and_a_host_bot_play_a_whole_game_to_the_final_scores(tmp
     save = tmp_path / "game.waddle.json"
     terminals = [server]
     try:
-        assert "no join code: anyone who reaches this address may join" in server.text()
+        wait(terminals, lambda: "no join code: anyone who reaches this address may join" in server.text(),
+             "the host saying that anyone may join")  # printed after the lines host() waits for
         ann = guest(port, "ann", tmp_path / "known_hosts")
         terminals.append(ann)
         wait(terminals, lambda: "ann (you)" in ann.text(), "ann seated, asked no code")
@@ -387,13 +390,13 @@ def test_a_host_or_a_play_without_a_code_says_anyone_may_come_in_beside_the_ssh_
 
 @pytest.mark.skipif(SSH is None or shutil.which("ssh-agent") is None, reason="no OpenSSH client and agent here")
 def test_ssh_dash_a_asks_for_agent_forwarding_and_the_gateway_denies_it(tmp_path):
-    socket = tmp_path / "agent.sock"
-    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket)], stdout=subprocess.DEVNULL,
+    agent_socket = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(agent_socket)], stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     server, port = host(tmp_path)
     terminals = [server]
     try:
-        ann = guest(port, "ann", tmp_path / "known_hosts", None, "-A", "-v", env={"SSH_AUTH_SOCK": str(socket)})
+        ann = guest(port, "ann", tmp_path / "known_hosts", None, "-A", "-v", env={"SSH_AUTH_SOCK": str(agent_socket)})
         terminals.append(ann)
         wait(terminals, lambda: "Requesting authentication agent forwarding." in bytes(ann.output).decode(errors="replace")
              and b"Agent forwarding request denied" in server.output,  # the host's log (asyncssh's line)
@@ -404,3 +407,52 @@ def test_ssh_dash_a_asks_for_agent_forwarding_and_the_gateway_denies_it(tmp_path
             terminal.close()
         agent.kill()
         agent.wait(10)
+
+
+def plain_ssh(port: int, known_hosts, key, *argv: str) -> subprocess.Popen:
+    """The real ssh without a terminal, logging in with ``key`` and asking nothing
+    (``BatchMode``); its output and errors pipes."""
+    return subprocess.Popen([SSH, "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new",
+                             "-o", f"UserKnownHostsFile={known_hosts}", "-o", "IdentitiesOnly=yes", "-i", str(key),
+                             "-p", str(port), *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+class local_stderr:  # noqa: N801 (what wait_for_line reads: a process's stderr as its stdout)
+    def __init__(self, process: subprocess.Popen) -> None:
+        self.stdout = process.stderr
+
+
+@pytest.mark.skipif(SSH is None, reason="no OpenSSH client on this machine")
+def test_the_real_ssh_is_refused_a_command_sftp_and_forwarding_either_way(tmp_path):
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    server, port = host(tmp_path)
+    known = tmp_path / "known_hosts"
+    processes = []
+    try:
+        for argv, refusal in [(["ann@127.0.0.1", "id"], "exec request failed"),
+                              (["-s", "ann@127.0.0.1", "sftp"], "subsystem request failed"),
+                              (["-N", "-o", "ExitOnForwardFailure=yes", "-R", "0:127.0.0.1:9", "ann@127.0.0.1"],
+                               "remote port forwarding failed")]:
+            done = plain_ssh(port, known, key, *argv)
+            processes.append(done)
+            out, err = done.communicate(timeout=60)
+            assert done.returncode != 0 and refusal in err, (argv, out, err)
+            assert out == ""
+
+        forward = tmp_path / "forward.sock"  # ssh -L: the client listens, the gateway must open
+        local = plain_ssh(port, known, key, "-N", "-v", "-L", f"{forward}:127.0.0.1:{port}", "ann@127.0.0.1")
+        processes.append(local)
+        wait_for_line(local_stderr(local), "Local forwarding listening on")
+        with socket.socket(socket.AF_UNIX) as client:
+            client.settimeout(60)
+            client.connect(str(forward))
+            assert client.recv(1024) == b""  # closed at once: nothing of the gateway's port came through
+        refused = [line for line in wait_for_line(local_stderr(local), "open failed") if "open failed" in line]
+        assert refused and "open failed: connect failed" in refused[0]  # the gateway refused the channel
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(10)
+        server.close()
