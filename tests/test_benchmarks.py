@@ -19,7 +19,9 @@ SCRIPTS = sorted((ROOT / "benchmarks").glob("*.py"))
 #: Words a script's output must hold (the figures the issues ask for).
 PRINTED = {"server.py": ["plain trio TCP echo", "write-ahead on", "write-ahead off", "host RSS",
                          "host collections", "largest measured count"],
-           "ssh.py": ["to the lobby drawn", "from a key press", "ssh / waddle join", "measure again"]}
+           "ssh.py": ["to the lobby drawn", "from a key press", "ssh / waddle join", "measure again"],
+           "guard.py": ["baseline, no guard", "one address, 15 connections", "1,000 addresses",
+                        "compared a minute", "mistyped once, quiet host: in 0.000 s"]}
 
 
 def test_the_benchmarks_are_found():
