@@ -29,7 +29,7 @@ from server.logbudget import peer_log
 from server.outbox import in_turn
 from server.pause import Pause
 from server.seats import Peer, Seat, same_secret
-from server.turns import Told, told
+from server.turns import Told, told, with_fields
 from waddle.errors import IllegalActionError
 
 log = logging.getLogger("waddle.server")
@@ -97,21 +97,20 @@ class ActPart:
             self.saver.append(version, seat, action, bot, id)
         self.changed = [version if match.outdates(events, s) else v for s, v in enumerate(self.changed)]
 
-        def played(seen: list[Any], **turn: Any) -> Played:
-            return Played(version=version, seat=seat, events=seen, bot=bot, **turn)
+        def played(seen: list[Any]) -> Played:
+            return Played(version=version, seat=seat, events=seen, bot=bot)
 
         known = None
         if mover is not None:
             mine = match.redact(events, seat)
-            frame = encode(played(mine, **told(match, seat, mover.asks)))
-            known = None if mover.asks else (mine, frame)  # a frame told more is the mover's own
-            self.outbox.send(mover, frame)
+            known = mine, encode(played(mine))
+            self.outbox.send(mover, with_fields(known[1], told(match, seat, mover.asks)))
             self.send(mover, Ack(id=id, version=version))
             self.outbox.flush(mover)
         payloads = self._per_audience(lambda a: match.redact(events, a))
         entry = entry_for(payloads, played, known)
         self.log.append(entry)
-        self._send_event(entry, but=mover, turns=Told(match, payloads, played))
+        self._send_event(entry, but=mover, turns=Told(match, entry))
         return events
 
     def _settle(self, events: list[Any]) -> None:
@@ -167,11 +166,9 @@ class ActPart:
             self.saver.undo(version, seat)
         self.changed = [version] * len(self.changed)
 
-        def undone(seen: list[Any], **turn: Any) -> Undone:
-            return Undone(version=version, seat=seat, events=seen, **turn)
-
-        payloads = self._per_audience(lambda a: self.match.redact(events, a))
-        self._append(entry_for(payloads, undone), Told(self.match, payloads, undone))
+        entry = entry_for(self._per_audience(lambda a: self.match.redact(events, a)),
+                          lambda seen: Undone(version=version, seat=seat, events=seen))
+        self._append(entry, Told(self.match, entry))
         self.bot_kinds.pop()
         self.turn_started = trio.current_time()
         peer_log.info("%s took back their last action", self.seats[seat].name)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import trio
@@ -99,16 +98,12 @@ class GamePart:
         log.info("game %d started: %s", self.games, ", ".join(f"{s.label} {s.name}" for s in self.seats))
         version = self.version + 1
         self.changed = [version] * len(match.labels)
-
-        def started(view: Any, **turn: Any) -> Started:
-            return Started(version=version, view=view, **turn)
-
-        payloads = self._per_audience(match.view)
-        entry = entry_for(payloads, started)
+        entry = entry_for(self._per_audience(match.view),
+                          lambda view: Started(version=version, view=view))
         self.log.append(entry)
         if self.saver:
             self.saver.begin()  # blocking: the save file exists before anybody hears of the start
-        self._send_event(entry, turns=Told(match, payloads, started))
+        self._send_event(entry, turns=Told(match, entry))
         self.broadcast_lobby()
 
     @in_turn

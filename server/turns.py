@@ -7,27 +7,31 @@ A connection asks in ``hello`` (``docs/protocol.md``, "Whose turn, and what is l
 everybody gets, so a lean client pays nothing. The table stays game-blind: both come
 from the ruleset interface.
 
+The two fields are the last of ``started``, ``played`` and ``undone``
+(:mod:`protocol.messages`) and left out when unset, so a frame told them is the frame
+everybody gets with them appended (:func:`with_fields`): an event is encoded once, as
+before, and what a connection that asked gets costs the encoding of the fields alone.
 :class:`Told` makes one event's frames for the connections that asked, each distinct
-frame encoded once (in the hex game one frame with ``to_act`` serves every connection
-but the seat to act, which gets its legal actions too). :func:`retold` remakes a logged
-frame with what is true now, for the last event of a catch-up.
+frame once (in the hex game one frame with ``to_act`` serves every connection but the
+seat to act, which gets its legal actions too); :func:`retold` is the last event of a
+catch-up told what is true now.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import msgspec
 
-from protocol.framing import decoder_for, encode
-from protocol.messages import server_message
+from server.log import Entry, frame_of
 from waddle.ruleset import Audience, Match
 
 #: What a connection asked to be told with each event: nothing (``None``), who may act
 #: (``"to_act"``), or that and its seat's legal actions (``"legal"``).
 Asks = Literal["to_act", "legal"] | None
+
+_encode = msgspec.json.Encoder().encode
 
 
 def asks_of(hello: Any) -> Asks:
@@ -48,21 +52,27 @@ def told(match: Match | None, audience: Audience, asks: Asks,
     if asks == "legal" and audience in to_act:
         legal = match.legal(audience)
         if legal is not None:
-            fields["legal"] = list(legal)
+            fields["legal"] = legal
     return fields
 
 
+def with_fields(frame: bytes, fields: dict[str, Any]) -> bytes:
+    """``frame`` (an event's, without ``to_act`` and ``legal``) with ``fields`` (some of
+    them, in that order) appended: the frame of the same message with those fields set,
+    byte for byte, since they are its last and an unset one is left out."""
+    if not fields:
+        return frame
+    body = frame[4:-1] + b"," + _encode(fields)[1:]
+    return len(body).to_bytes(4, "big") + body
+
+
 class Told:
-    """The frames of one event for the connections that asked, made when first needed.
+    """The frames of one event (``entry``: everybody's, by audience) for the connections
+    that asked, made when first needed and shared by every connection that gets the same
+    bytes; ``match`` as the event left it."""
 
-    ``payloads``: what each audience sees of the event, in :func:`server.log.audiences`
-    order (spectators, then seat 0, 1, ...; one object for all in a game without
-    secrets); ``message(payload, **fields)``: the event's message carrying it. Frames
-    are shared by every connection that would get the same bytes.
-    """
-
-    def __init__(self, match: Match, payloads: Sequence[Any], message: Callable[..., Any]) -> None:
-        self.match, self.payloads, self.message = match, payloads, message
+    def __init__(self, match: Match, entry: Entry) -> None:
+        self.match, self.entry = match, entry
         self._frames: dict[tuple[int, Audience], bytes] = {}
 
     @functools.cached_property
@@ -73,20 +83,16 @@ class Told:
 
     def frame(self, audience: Audience, asks: Asks) -> bytes:
         """The frame for a connection of ``audience`` that asked ``asks`` (not ``None``)."""
-        payload = self.payloads[0 if audience is None else audience + 1]
+        plain = frame_of(self.entry, audience)
         own = asks == "legal" and audience in self.to_act
-        key = (id(payload), audience if own else None)  # who may act: the same for all
+        key = (id(plain), audience if own else None)  # who may act: the same for all
         frame = self._frames.get(key)
         if frame is None:
-            fields = told(self.match, audience, asks, self.to_act)
-            frame = self._frames[key] = encode(self.message(payload, **fields))
+            frame = self._frames[key] = with_fields(plain, told(self.match, audience, asks, self.to_act))
         return frame
 
 
 def retold(frame: bytes, match: Match, audience: Audience, asks: Asks) -> bytes:
     """A logged event's ``frame`` (as everybody gets it) with what a connection of
     ``audience`` that asked ``asks`` is told now: the last event of a catch-up."""
-    if asks is None:
-        return frame
-    message = decoder_for(server_message(match.ruleset)).decode(frame[4:])
-    return encode(msgspec.structs.replace(message, **told(match, audience, asks)))
+    return with_fields(frame, told(match, audience, asks))

@@ -26,6 +26,7 @@ import protocol
 from server import ServerConfig
 from server.connection import Limits
 from server.table import Table
+from server.turns import with_fields
 from waddle.downtown.actions import Discard
 from waddle.downtown.options import DowntownOptions
 from waddle.hex.options import StandardMap
@@ -35,6 +36,27 @@ DOWNTOWN = get_ruleset("downtown")
 #: Bots that play each other as fast as the host answers send more than the 20 messages a
 #: second a person's client is allowed.
 FAST = Limits(burst=1000, rate=1000)
+
+
+# -- a frame told who acts ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["hex", "downtown"])
+def test_a_frame_told_who_acts_is_the_plain_frame_with_the_fields_appended_byte_for_byte(game):
+    ruleset = get_ruleset(game)
+    options = ruleset.options_type()
+    labels = [look.label for look in ruleset.seats[:3]]
+    match = ruleset.new_match(ruleset.prepare(options, 3, 2), options, labels)
+    seat = min(match.to_act())
+    legal = match.legal(seat)
+    events = match.apply(seat, msgspec.json.decode(msgspec.json.encode(legal[0]), type=ruleset.action_type))
+    messages = [protocol.Started(version=1, view=match.view(1)),
+                protocol.Played(version=2, seat=seat, events=match.redact(events, 1), bot="random"),
+                protocol.Undone(version=3, seat=seat, events=match.redact(events, None))]
+    for message in messages:
+        for fields in ({}, {"to_act": [1]}, {"to_act": [0, 2], "legal": legal}):
+            assert with_fields(protocol.encode(message), fields) == \
+                protocol.encode(msgspec.structs.replace(message, **fields))
 
 
 # -- the hex game, over the host's connections ------------------------------------------------
