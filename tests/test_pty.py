@@ -589,3 +589,27 @@ def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_
             proc.kill()
             proc.wait(10)
         stop(club)
+
+
+def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tmp_path):
+    folder = tmp_path / "club"
+    hana = Terminal(["host", "--club", "--port", "0", "--no-history", "--save", str(folder), "--name", "Hana"],
+                    columns=100)
+    try:
+        wait([hana], lambda: "Waddle club at 127.0.0.1:" in hana.text() and "0 tables; you: Hana" in hana.text()
+             and "no tables yet: n opens one" in hana.text(), "the club's lobby")
+        hana.keys("n")
+        wait([hana], lambda: "New table of:" in hana.text(), "the games to open")
+        hana.keys("1")
+        wait([hana], lambda: "Waddle: the lobby" in hana.text() and "Hana (you)" in hana.text()
+             and "--table " in hana.text(), "the new table's lobby, with how others join it")
+        hana.keys("q")
+        wait([hana], lambda: "1 tables; you: Hana" in hana.text() and "Waddle 1" in hana.text(), "back at the club")
+        hana.keys("q")
+        wait([hana], lambda: hana.proc.poll() is not None, "the host stopped")
+        hana.read()
+        out = bytes(hana.output).decode("utf-8", "replace")
+        assert hana.proc.returncode == 0 and "Hosting a club on 127.0.0.1:" in out
+        assert f"the club's games are saved in {folder}" in out and (folder / "club.json").exists()
+    finally:
+        hana.close()
