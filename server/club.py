@@ -147,6 +147,7 @@ class Club:
         self._scopes: dict[str, trio.CancelScope] = {}
         self._idle_since: dict[str, float] = {}
         self._nursery: trio.Nursery | None = None
+        self._index_wanted = trio.Event()  # set: club.json is older than the club
         self._numbers: dict[str, itertools.count] = {}  # by title: the next table's number
 
     # -- running ---------------------------------------------------------------------------
@@ -155,14 +156,20 @@ class Club:
         """Run every table's driver (those there now and those created later) and close idle
         tables, until cancelled (each table's last save on the way out); for
         ``nursery.start``."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            for table in self.tables.values():
-                self._drive(table)
-            task_status.started()
-            while True:
-                await trio.sleep(self.limits.sweep)
-                self.close_idle()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                for table in self.tables.values():
+                    self._drive(table)
+                nursery.start_soon(self._write_index_when_wanted)
+                task_status.started()
+                while True:
+                    await trio.sleep(self.limits.sweep)
+                    self.close_idle()
+        finally:
+            self._nursery = None
+            if self._index_wanted.is_set():
+                self._write_index_now()
 
     def _drive(self, table: Table) -> None:
         scope = self._scopes[table.id] = trio.CancelScope()
@@ -344,12 +351,33 @@ class Club:
     # -- the folder ----------------------------------------------------------------------------
 
     def write_index(self) -> None:
-        """Write ``club.json`` (where the club listens, its tables' names); a failure is
-        logged, the tables' own saves go on."""
+        """Have ``club.json`` written (where the club listens, its tables' names): while the
+        club runs, by its writer task in a worker thread, one write for the changes made
+        meanwhile (the loop never waits for the disk: a busy club opens and closes tables
+        many times a second); else at once. A failure is logged, the tables' own saves go on
+        (a table the index does not name is resumed last, under a new name)."""
         if self.directory is None:
             return
-        data = {"club": 1, "listening": list(self.listening) if self.listening else None,
+        if self._nursery is None:
+            self._write_index_now()
+        else:
+            self._index_wanted.set()
+
+    async def _write_index_when_wanted(self) -> None:
+        while True:
+            await self._index_wanted.wait()
+            self._index_wanted = trio.Event()
+            await trio.to_thread.run_sync(self._write_index, self._index_data())
+
+    def _write_index_now(self) -> None:
+        self._index_wanted = trio.Event()
+        self._write_index(self._index_data())
+
+    def _index_data(self) -> dict[str, Any]:
+        return {"club": 1, "listening": list(self.listening) if self.listening else None,
                 "names": dict(self.names)}
+
+    def _write_index(self, data: dict[str, Any]) -> None:
         try:
             write_json(self.directory / CLUB_FILE, data)
         except OSError as exc:

@@ -126,3 +126,34 @@ async def test_a_resumed_club_writes_the_finished_games_its_history_does_not_hol
     finally:
         db.close()
     assert [(g.game, "Ada" in g.names, g.scores) for g in games] == [("downtown", True, tuple(scores))]
+
+
+async def test_a_running_club_writes_its_index_off_the_loop_and_the_last_names_are_on_the_disk(tmp_path, monkeypatch):
+    import json
+    import threading
+
+    from server import club as club_module
+    from server.club import Club
+
+    loop_thread, writers, written = threading.current_thread(), [], trio.Event()
+    real = club_module.write_json
+
+    def write_json(path, data):
+        writers.append(threading.current_thread())
+        real(path, data)
+        if threading.current_thread() is not loop_thread:
+            trio.from_thread.run_sync(written.set)
+
+    monkeypatch.setattr(club_module, "write_json", write_json)
+    club = Club(directory=tmp_path)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(club.run)
+            made = [club.create("hex", name=f"Pond {n}") for n in range(5)]
+            club.remove(made[0])
+            await written.wait()
+            club.create("downtown", name="Corner")
+            nursery.cancel_scope.cancel()
+    names = json.loads((tmp_path / "club.json").read_text())["names"]
+    assert sorted(names.values()) == ["Corner", "Pond 1", "Pond 2", "Pond 3", "Pond 4"]
+    assert writers[0] is not loop_thread and len(writers) <= 3  # seven changes: two or three writes

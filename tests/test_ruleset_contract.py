@@ -390,6 +390,7 @@ def test_the_bot_check_finds_an_illegal_choice(game, monkeypatch):
     ruleset = RULESETS[game]
     match = new_match(ruleset, ruleset.players[0])
     first = make_bot(ruleset, "easy", 1).choose(match.position(min(match.to_act())))
-    monkeypatch.setattr(type(ruleset), "make_bot", lambda self, kind, seed=None, **options: Stuck(first))
+    monkeypatch.setattr(ruleset, "make_bot", lambda kind, seed=None, **options: Stuck(first))
+    assert isinstance(make_bot(ruleset, "easy", 2), Stuck)
     with pytest.raises(IllegalActionError):
         check_bots_play_legally(match, "easy")
