@@ -172,7 +172,8 @@ class Client:
             closing (the last look at the end; :attr:`state` ``closed_reason`` says it did not
             come back); ``None``: until it comes back.
         on_retry: called with one line (e.g. "host not answering (connection refused),
-            retry 3 in 4 s; Ctrl-C stops") each time the client waits to try again.
+            retry 3 in 4 s; Ctrl-C stops") each time the client waits to try again, and once
+            more when it is back after such waits ("back at the host as red").
         heartbeat: seconds between pings sent to the host.
         dead_after: seconds of silence from the host after which the link counts as dead.
         connect_timeout: seconds allowed for the TCP connect and the handshake.
@@ -214,6 +215,7 @@ class Client:
         self._stopped_backoff = Backoff(first=20.0, factor=1.5, cap=30.0)
         self.max_attempts = max_attempts
         self.first_wait, self.follow_resume, self.on_retry = first_wait, follow_resume, on_retry
+        self._retried = False  # on_retry was told of a wait since the last connection
         self.resume_wait = resume_wait
         self._stopped_at: float | None = None  # when the host said it stopped, until connected again
         self.heartbeat, self.dead_after, self.connect_timeout = heartbeat, dead_after, connect_timeout
@@ -325,7 +327,15 @@ class Client:
         self.state.set_status(status, line)
         if self.on_retry is not None:
             self.on_retry(line)
+            self._retried = True
         await trio.sleep(delay)
+
+    def _say_back(self) -> None:
+        """Tell :attr:`on_retry` the client is back, if it was told of waits since."""
+        if self.on_retry is not None and self._retried:
+            label = self.state.label
+            self.on_retry(f"back at the host as {label}" if label is not None else "back at the host, watching")
+        self._retried = False
 
     def close(self) -> None:
         """Stop the client (its :meth:`run` returns); pending actions fail with :class:`ClientError`."""
@@ -377,6 +387,7 @@ class Client:
             self._resend_ready()
             if self._seated_once:
                 self.reconnects += 1
+                self._say_back()
             else:
                 self._seated_once = True
                 task_status.started()

@@ -647,6 +647,7 @@ async def test_waddle_bot_waits_for_a_stopped_host_and_plays_on_once_it_is_resum
     said = capsys.readouterr().err
     assert "waddle bot: the host stopped; the game is saved: it goes on when the host runs" in said
     assert "looking for it again in" in said
+    assert f"waddle bot: back at the host as {host.table.seats[0].label}" in said
 
 
 @pytest.mark.parametrize(("follow", "words"), [
@@ -686,6 +687,7 @@ async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, pat
     gaps = [b - a for a, b in zip(attempts, attempts[1:])]
     assert len(gaps) == 4 and all(10 <= gap <= 31 for gap in gaps), gaps  # every 10-30 s, not every second
     assert lines[0].startswith(f"{stopped.message}; looking for it again in ")
+    assert lines[-1] == f"back at the host as {client.state.label}" and len(lines) == 5
 
 
 async def test_without_follow_resume_a_stopped_host_closes_the_client_saying_why(fake, autojump_clock):
