@@ -591,6 +591,33 @@ def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_
         stop(club)
 
 
+def test_the_club_s_lobby_asks_a_table_s_code_without_showing_it(tmp_path):
+    import trio
+    from test_club_cli import start_club, stop
+
+    from client.club import create_table
+    from protocol import Settings
+
+    club, port = start_club("--no-history", "--save", str(tmp_path / "club"))
+    ann = None
+    try:
+        trio.run(lambda: create_table("127.0.0.1", port, "hex", Settings(players=2), name="Locked", code="s3cret"))
+        ann = Terminal(["join", f"127.0.0.1:{port}", "--name", "Ann"], columns=130)
+        wait([ann], lambda: "Locked" in ann.text() and "Enter join" in ann.text(), "the club's lobby")
+        ann.keys("\r")
+        wait([ann], lambda: "Join code:" in ann.text(), "the code asked for")
+        ann.keys("s3cret\r")
+        wait([ann], lambda: "Ann (you)" in ann.text(), "Locked's lobby, the code taken")
+        ann.read()
+        out = bytes(ann.output).decode("utf-8", "replace")
+        asked = out[out.index("Join code:"):]
+        assert "s3cret" not in asked[:asked.index("\x1b[?1049h")]  # not echoed (the table's lobby shows it after)
+    finally:
+        if ann is not None:
+            ann.close()
+        stop(club)
+
+
 def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tmp_path):
     folder = tmp_path / "club"
     hana = Terminal(["host", "--club", "--port", "0", "--no-history", "--save", str(folder), "--name", "Hana"],

@@ -10,6 +10,7 @@ address and ``--name``) after the terminal closed, and it takes the seat back.
 from __future__ import annotations
 
 import argparse
+import getpass
 import os
 
 from client.commands import add_wait_argument, run_ui
@@ -87,11 +88,12 @@ def table_ui(host: str, port: int, args: argparse.Namespace, client_options: dic
     return session
 
 
-def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict, ask=input) -> int:
+def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict,
+                 ask=getpass.getpass) -> int:
     """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
     lobby again, until the player leaves the lobby. A table that wants a code and was
-    given none (``--code``) asks for it with ``ask``; a refusal (a full table, a wrong
-    code) is shown in the lobby.
+    given none (``--code``) asks for it with ``ask`` (by default not shown as it is typed,
+    as ssh asks a password); a refusal (a full table, a wrong code) is shown in the lobby.
 
     Raises:
         OSError: the terminal UI cannot run.
