@@ -213,3 +213,13 @@ def test_a_club_host_killed_with_three_tables_in_play_resumes_every_table_with_i
         final = read_save(folder / f"{made.table}.waddle.json")
         assert final.match.is_over and final.match.outcome().scores == scores
     assert [(t["table"], t["phase"]) for t in listing] == [(m.table, "finished") for m in created]
+
+
+def test_the_club_s_lobby_wraps_a_long_notice_such_as_how_to_come_back_instead_of_cutting_it():
+    from client.ui.club import ClubLobby
+
+    back = "Come back with:  waddle join 127.0.0.1:47811 --name Ann --table 2f8157b578818895"
+    lobby = ClubLobby("127.0.0.1", 47811, "Ann", notice=back)
+    screen = ["".join(text for _, text in line) for line in lobby.lines(40, 12)]
+    assert len(screen) == 12 and all(len(line) <= 40 for line in screen)
+    assert " ".join(line.strip() for line in screen[-4:-1]) == back  # the notice, whole, above the keys

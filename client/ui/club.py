@@ -19,6 +19,7 @@ network); every text of it is cleaned before it is shown.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from dataclasses import dataclass, field
 
 import trio
@@ -37,6 +38,8 @@ from protocol.text import clean_name, cut, pad, shown
 
 #: Seconds between two requests of the club's list.
 REFRESH = 1.0
+#: The most rows a notice takes (a long one, such as how to come back to a table, wraps).
+NOTICE_ROWS = 3
 #: The columns' heading (:func:`client.club.table_columns`' order, without the id).
 HEADING = ("table", "game", "seats", "game state", "watching", "code", "players (rating)")
 
@@ -81,7 +84,8 @@ class ClubLobby:
                  f"you: {shown(clean_name(self.name, '?'))}")
         out = [[("class:banner", cut(title, columns).ljust(columns))], []]
         out.append([("class:dim", cut("  " + _row(HEADING, widths), columns))])
-        body = rows - len(out) - 3
+        notice = textwrap.wrap(self.notice, max(1, columns), break_on_hyphens=False)[:NOTICE_ROWS] or [""]
+        body = rows - len(out) - 2 - len(notice)
         first = max(0, min(self.selected - body + 1, len(self.tables) - body))
         for n, info in enumerate(self.tables[first:first + body], first):
             style = "class:selected" if n == self.selected else ""
@@ -89,8 +93,8 @@ class ClubLobby:
                                     columns))])
         if not self.tables:
             out.append([("", "  no tables yet: n opens one")])
-        out += [[]] * max(0, rows - len(out) - 2)
-        out.append([("class:notice", cut(self.notice, columns))])
+        out += [[]] * max(0, rows - len(out) - 1 - len(notice))
+        out += [[("class:notice", cut(line, columns))] for line in notice]
         out.append([("class:key", cut(self.hints(), columns))])
         return out
 
