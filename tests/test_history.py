@@ -168,3 +168,21 @@ def test_a_newcomer_s_rating_is_openskill_s_default():
     from waddle.rating import FRESH, model
 
     assert (model().mu, model().sigma) == FRESH
+
+
+def test_waddle_stats_says_one_game_and_never_a_rating_of_minus_zero(tmp_path, capsys, monkeypatch):
+    import msgspec
+
+    from client.cli import main
+    from client.commands import stats
+
+    db = connect(tmp_path / "h.sqlite", write=True)
+    write_game(db, game(1, ["Ann", "Bea"], [9, 3], [0]))
+    db.close()
+    real = stats._table
+    monkeypatch.setattr(stats, "_table", lambda lines, clean: real(  # a rating just under zero
+        [msgspec.structs.replace(s, rating=msgspec.structs.replace(s.rating, ordinal=-0.04)) for s in lines], clean))
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "Bea"]) == 0
+    out = capsys.readouterr().out
+    assert ": 1 game, 1 win, avg 9.0" in out and ": 1 game, 0 wins, avg 3.0" in out
+    assert "Ann vs Bea: 1 game together" in out and "-0.0" not in out and " 0.0" in out

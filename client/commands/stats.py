@@ -59,14 +59,20 @@ def _table(lines, clean) -> list[str]:
             out += ["" if out else None, f"{get_ruleset(game).title}",
                     f"  {'player':<24} {'games':>5} {'wins':>5} {'avg':>6} {'rating':>7}"]
             out = [x for x in out if x is not None]
-        out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {s.rating.ordinal:>7.1f}")
-        out += [f"      {clean(split.setup)[:30]}: {split.games} games, {split.wins} wins, avg {split.average:.1f}"
-                for split in s.setups]
+        rating = round(s.rating.ordinal, 1) + 0.0  # + 0.0: a rating just under zero prints 0.0, not -0.0
+        out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {rating:>7.1f}")
+        out += [f"      {clean(split.setup)[:30]}: {_count(split.games, 'game')}, {_count(split.wins, 'win')}, "
+                f"avg {split.average:.1f}" for split in s.setups]
     return out or ["no finished games in the history yet"]
+
+
+def _count(n: int, thing: str) -> str:
+    """``n`` things: "1 game", "2 games"."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def _versus(vs, clean) -> list[str]:
     a, b = clean(vs.a), clean(vs.b)
     shared = vs.games - vs.a_ahead - vs.b_ahead
-    return ["", f"{a} vs {b}: {vs.games} games together; {a} ahead {vs.a_ahead}, "
+    return ["", f"{a} vs {b}: {_count(vs.games, 'game')} together; {a} ahead {vs.a_ahead}, "
                 f"{b} ahead {vs.b_ahead}, level {shared}; wins {vs.a_wins} to {vs.b_wins}"]
