@@ -183,9 +183,17 @@ class LobbyPart:
 
     # -- the lobby's messages ---------------------------------------------------------------
 
+    def _joined_already(self, peer: Peer, request: str) -> bool:
+        """Whether ``peer`` has a seat or watches already (then ``request`` is refused
+        ``already_joined``): one connection, one place at the table."""
+        if not (peer.seat or peer.watching):
+            return False
+        self._reject(peer, request, "already_joined", "this connection already joined")
+        return True
+
     def _join(self, peer: Peer, message: Join) -> None:
-        if peer.seat or peer.watching:
-            return self._reject(peer, "join", "already_joined", "this connection already joined")
+        if self._joined_already(peer, "join"):
+            return
         refusal = self.join_refusal(message.code, peer.address)
         if refusal is not None:
             return self._reject(peer, "join", *refusal)
@@ -198,8 +206,8 @@ class LobbyPart:
         self.broadcast_lobby()
 
     def _reclaim(self, peer: Peer, message: Reclaim) -> None:
-        if peer.seat or peer.watching:
-            return self._reject(peer, "reclaim", "already_joined", "this connection already joined")
+        if self._joined_already(peer, "reclaim"):
+            return
         seat = self.seats.by_token(message.token)
         if seat is None:
             return self._reject(peer, "reclaim", "bad_token", "no seat has this token")
@@ -210,8 +218,8 @@ class LobbyPart:
         self.broadcast_lobby()
 
     def _watch(self, peer: Peer, message: Watch) -> None:
-        if peer.seat or peer.watching:
-            return self._reject(peer, "watch", "already_joined", "this connection already joined")
+        if self._joined_already(peer, "watch"):
+            return
         refusal = self.code_refusal(message.code, peer.address)
         if refusal is not None:
             return self._reject(peer, "watch", *refusal)

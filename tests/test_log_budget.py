@@ -6,6 +6,7 @@ loopback with trio's autojump clock."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import random
@@ -13,7 +14,7 @@ import re
 import struct
 
 import trio
-from test_server_kit import Client, config
+from test_server_kit import Client, config, tcp_client
 
 import protocol
 from server import Host
@@ -145,10 +146,7 @@ async def test_guessing_and_garbage_leave_a_few_kilobytes_a_minute_and_nothing_n
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
 
-            async def connect() -> Client:
-                client = Client(await trio.open_tcp_stream("127.0.0.1", port))
-                nursery.start_soon(client.pump)
-                return client
+            connect = functools.partial(tcp_client, nursery, port)
 
             with trio.fail_after(3600):
                 ada, bob = await connect(), await connect()

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 import trio
-from test_server_kit import Client, config, hex_settings, on_map
+from test_server_kit import Client, config, hex_settings, on_map, tcp_client
 
 import protocol
 from protocol import FramedStream, ProtocolError
@@ -76,10 +76,7 @@ async def test_idle_crowds_never_keep_a_seated_player_or_a_newcomer_out(autojump
     async with trio.open_nursery() as nursery:
         port = await nursery.start(host.run)
 
-        async def connect() -> Client:
-            client = Client(await trio.open_tcp_stream("127.0.0.1", port))
-            nursery.start_soon(client.pump)
-            return client
+        connect = functools.partial(tcp_client, nursery, port)
 
         with trio.fail_after(120):
             ada, bob = await connect(), await connect()

@@ -239,6 +239,13 @@ async def inline(function, *args):
     return function(*args)
 
 
+async def tcp_client(nursery: trio.Nursery, port: int) -> Client:
+    """A :class:`Client` over TCP to the host on 127.0.0.1:``port``, pumped in ``nursery``."""
+    client = Client(await trio.open_tcp_stream("127.0.0.1", port))
+    nursery.start_soon(client.pump)
+    return client
+
+
 @asynccontextmanager
 async def hosting(cfg: ServerConfig | None = None, *, tcp: bool = False):
     """Yield ``(host, connect)`` with the table running; ``connect(lockstep=False)`` -> Client.

@@ -4,13 +4,22 @@ limited; a failing accept backs off and logs one line per interval; a stopping h
 everybody it stopped and that the game is saved."""
 
 import errno
+import functools
 import logging
 from contextlib import asynccontextmanager
 
 import pytest
 import trio
 import trio.testing
-from test_server_kit import Client, config, hex_settings, hosting, seated_pair, started_pair
+from test_server_kit import (
+    Client,
+    config,
+    hex_settings,
+    hosting,
+    seated_pair,
+    started_pair,
+    tcp_client,
+)
 
 import protocol
 from server import Host, Limits
@@ -186,10 +195,7 @@ async def test_a_stopping_host_tells_every_connection_the_game_is_saved_and_how_
     async with trio.open_nursery() as nursery:
         port = await nursery.start(run_host)
 
-        async def connect() -> Client:
-            client = Client(await trio.open_tcp_stream("127.0.0.1", port))
-            nursery.start_soon(client.pump)
-            return client
+        connect = functools.partial(tcp_client, nursery, port)
 
         with trio.fail_after(30):
             ada, bob = await started_pair(connect)
