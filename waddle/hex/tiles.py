@@ -163,22 +163,51 @@ def _best_placements(layout: dict[Hex, Tile | None], tile: Tile) -> list[tuple[H
     a placement that closes an empty hex in on all six sides is never taken. Every
     placement within 1 of the lowest cost is returned, in a fixed order.
     """
-    anchors = {n2 for h in layout for n in neighbours(h) for n2 in (n, *neighbours(n))}
-    options = []
-    for anchor in sorted(anchors - layout.keys()):
-        for turns in range(6):
-            hexes = tile.hexes(anchor, turns)
-            if any(h in layout for h in hexes):
-                continue
-            touching = sum(n in layout for h in hexes for n in neighbours(h))
-            if touching:
-                options.append((sum(q * q + q * r + r * r for q, r in hexes) - 3 * touching, hexes))
+    contacts = _contacts(layout)  # each empty hex beside the map: its edges shared with it
+    anchors = {n for h in contacts for n in (h, *neighbours(h))} - layout.keys()
+    options = [option for q, r in anchors for offsets in _turned(tile.shape)
+               if (option := _placement(layout, contacts, q, r, offsets)) is not None]
     valid = (option for option in sorted(options) if not _closes_hole(layout, option[1]))
     first = next(valid, None)
     if first is None:
         return []
     best = first[0]
     return [first[1], *(hexes for _, hexes in takewhile(lambda o: o[0] <= best + 1, valid))]
+
+
+def _placement(layout: dict[Hex, Tile | None], contacts: dict[Hex, int], q: int, r: int,
+               offsets: tuple[Hex, ...]) -> tuple[int, tuple[Hex, ...]] | None:
+    """The cost and hexes of a tile of ``offsets`` with its water hex at ``(q, r)``;
+    ``None`` where it overlaps the map or does not touch it. (A loop, not generators: a
+    map weighs some 10,000 placements.)"""
+    cost = touching = 0
+    hexes = []
+    for dq, dr in offsets:
+        h = (x, y) = (q + dq, r + dr)
+        if h in layout:
+            return None
+        touching += contacts.get(h, 0)
+        cost += x * x + x * y + y * y
+        hexes.append(h)
+    return (cost - 3 * touching, tuple(hexes)) if touching else None
+
+
+def _contacts(layout: dict[Hex, Tile | None]) -> dict[Hex, int]:
+    """Each empty hex beside ``layout``: how many of its six neighbours are on it."""
+    contacts: dict[Hex, int] = {}
+    for h in layout:
+        for n in neighbours(h):
+            if n not in layout:
+                contacts[n] = contacts.get(n, 0) + 1
+    return contacts
+
+
+@cache
+def _turned(shape: int) -> tuple[tuple[Hex, ...], ...]:
+    """A tile of ``shape`` hexes with its water hex at ``(0, 0)``, in each of its six turns
+    (:meth:`Tile.hexes`)."""
+    probe = Tile(0, shape, 0, ())
+    return tuple(probe.hexes((0, 0), turns) for turns in range(6))
 
 
 def _closes_hole(layout: dict[Hex, Tile | None], hexes: tuple[Hex, ...]) -> bool:
