@@ -69,6 +69,8 @@ SAVE_SUFFIX = ".waddle.json"
 #: bot kinds ``bots``, keyed as people read them (``Ann``, ``greedy (bot)``), those known
 #: (:meth:`server.history.History.ratings`, each's ``ordinal``).
 Ratings = Callable[[list[str], str, list[str]], dict[str, float]]
+#: Seconds the ratings in a table's listing are kept while the table shows the same.
+RATINGS_FRESH = 5.0
 
 
 @dataclass
@@ -102,6 +104,16 @@ class Guest(Protocol):
         """Be at the club's lobby from now on (the club's ``welcome`` sent)."""
 
     def reject(self, request: str, code: str, message: str) -> None: ...
+
+
+@dataclass
+class _Listed:
+    """A table's entry in the club's listing, kept while the table shows the same
+    (``state``: :func:`_shown_state`); ``made``: when (trio's clock)."""
+
+    state: tuple[Any, ...]
+    made: float
+    info: TableInfo
 
 
 @dataclass
@@ -149,6 +161,7 @@ class Club:
         self._nursery: trio.Nursery | None = None
         self._index_wanted = trio.Event()  # set: club.json is older than the club
         self._numbers: dict[str, itertools.count] = {}  # by title: the next table's number
+        self._listed: dict[str, _Listed] = {}  # by table id
 
     # -- running ---------------------------------------------------------------------------
 
@@ -193,6 +206,7 @@ class Club:
         """Close ``table``: its driver ends (its last save written), it is listed no more."""
         del self.tables[table.id]
         self.names.pop(table.id, None)
+        self._listed.pop(table.id, None)
         self._idle_since.pop(table.id, None)
         opened = self._opened.pop(table.id, None)
         if opened is not None:
@@ -254,16 +268,25 @@ class Club:
 
     def info(self, table: Table) -> TableInfo:
         """``table`` as the club's lobby lists it (names, never tokens), with the names'
-        ratings in its game when the club has a history."""
+        ratings in its game when the club has a history. Made again only when what it
+        shows of the table changed, or its ratings are :data:`RATINGS_FRESH` seconds old
+        (a game finished elsewhere may have moved them; one here changes the table)."""
+        state = _shown_state(table, self.names.get(table.id, table.id))
+        listed = self._listed.get(table.id)
+        now = trio.current_time()
+        if listed is None or listed.state != state or (self.ratings and now - listed.made >= RATINGS_FRESH):
+            listed = self._listed[table.id] = _Listed(state, now, self._info(table, state[0]))
+        return listed.info
+
+    def _info(self, table: Table, name: str) -> TableInfo:
         people = [seat.name for seat in table.seats if seat.bot is None]
         bots = [seat.bot for seat in table.seats if seat.bot is not None]
         ratings = self.ratings(people, table.ruleset.name, bots) if self.ratings and table.seats else {}
         seats = [TableSeat(name=seat.name, bot=seat.bot, connected=seat.peer is not None,
                            rating=ratings.get(seat.name if seat.bot is None else shown(seat.bot, True)))
                  for seat in table.seats]
-        return TableInfo(table=table.id, name=self.names.get(table.id, table.id),
-                         game=table.ruleset.name, title=table.ruleset.title, phase=table.phase,
-                         players=table.settings.players, seats=seats,
+        return TableInfo(table=table.id, name=name, game=table.ruleset.name, title=table.ruleset.title,
+                         phase=table.phase, players=table.settings.players, seats=seats,
                          spectators=sum(1 for peer in table.peers if peer.watching),
                          code_required=table.code is not None, game_number=table.games)
 
@@ -419,6 +442,14 @@ class Club:
             club._add(table, name if name and not club.name_taken(name) else club._free_name(table.ruleset.title))
             log.info("table %s (%s) resumed from %s", table.id, table.ruleset.name, path.name)
         return club
+
+
+def _shown_state(table: Table, name: str) -> tuple[Any, ...]:
+    """What of ``table`` its listing shows (:class:`protocol.messages.TableInfo`) but the
+    ratings, to compare: its name first."""
+    return (name, table.phase, table.games, table.settings, table.code is not None,
+            tuple((seat.name, seat.bot, seat.peer is None) for seat in table.seats),
+            sum(1 for peer in table.peers if peer.watching))
 
 
 def _idle(table: Table) -> bool:

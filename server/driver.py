@@ -38,7 +38,8 @@ async def run(table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_ST
             await Driver(table).run()
     finally:
         if table.saver is not None:
-            table.saver.close()
+            with trio.CancelScope(shield=True):
+                await table.saver.aclose()
 
 
 #: What :attr:`Driver._waiting` holds while the driver is not waiting (it is acting).

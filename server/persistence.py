@@ -228,6 +228,7 @@ class Saver:
         #: The event version the snapshot (the save file alone) holds; 0: none yet.
         self.base = 0
         self._dirty = False              # written, not yet on the disk
+        self._unsynced: Path | None = None  # a new save file not yet on the disk
         self._wanted = False             # a snapshot is asked for
         self._snapshotting = False
         self._failing: str | None = None
@@ -249,12 +250,17 @@ class Saver:
 
     def begin(self) -> bool:
         """Write the snapshot and a fresh journal now, blocking; ``False`` (logged, retried
-        by :meth:`run`) if it failed."""
+        by :meth:`run`) if it failed. A new save file (a game's start) reaches the
+        operating system now and the disk with the journal's next ``fsync`` (in :meth:`run`,
+        off the loop); one that replaces a file reaches the disk before the rename."""
         version = self._version()
+        fresh = not self.path.exists()
         try:
-            write_json(self.path, self._content())
+            write_json(self.path, self._content(), sync=not fresh)
         except OSError as exc:
             return self._fail(f"cannot write the save file {self.path}: {exc}", self._consequence())
+        if fresh:
+            self._unsynced = self.path
         return self._snapshot_written(version)
 
     def append(self, version: int, seat: int, action: Any, bot: str | None, id: str | None) -> None:
@@ -276,9 +282,7 @@ class Saver:
             self.begin()  # a resumed table's first action, before its run task began it
         else:
             self._write_pending()
-        if not self._dirty:
-            self._dirty = True
-            self._wake.set()
+        self._written()
 
     def move(self, path: Path) -> None:
         """Save the game now, blocking, in the current file (its snapshot and journal
@@ -297,6 +301,16 @@ class Saver:
         end): in the background, the journal going on meanwhile."""
         self._wanted = True
         self._wake.set()
+
+    async def aclose(self) -> bool:
+        """:meth:`close`, with the last snapshot and ``fsync`` in a worker thread (the loop
+        goes on meanwhile; what is played meanwhile is journaled as ever)."""
+        if self._closed is None and self._version() > 0:
+            self._write_pending()
+            if self.base < self._version() and not self._snapshotting:
+                await self._snapshot()
+            await self._sync()
+        return self.close()
 
     def close(self) -> bool:
         """Save everything now, blocking (the last snapshot, the journal to the disk) and
@@ -318,8 +332,8 @@ class Saver:
             self._write_pending()
             if self.base < self._version() and not self._snapshotting:
                 self.begin()  # (else the journal, complete, extends the snapshot being written)
-            if self._fd is not None:
-                self._synced(_fsync(self._fd))
+            if (due := self._due_sync()) is not None:
+                self._synced(_fsync(*due))
 
     def _write_pending(self) -> bool:
         if self._fd is None:
@@ -355,10 +369,16 @@ class Saver:
         if old is not None:
             os.close(old)
         self._pending.clear()
-        self._dirty = True
+        self._written()
         self._snapshotted.set()
         self._snapshotted = trio.Event()
         return self._recovered()
+
+    def _written(self) -> None:
+        """Something was written that is not on the disk yet: :meth:`run` syncs it soon."""
+        if not self._dirty:
+            self._dirty = True
+            self._wake.set()
 
     def _consequence(self) -> str:
         """What a failure to write a snapshot or start a journal means now."""
@@ -410,9 +430,21 @@ class Saver:
             if self._pending:
                 self._write_pending()
             if self._dirty and self._fd is not None and trio.current_time() >= synced + self.sync_interval:
-                self._dirty = False
-                self._synced(await self._offload(_fsync, self._fd))
+                await self._sync()
                 synced = trio.current_time()
+
+    async def _sync(self) -> None:
+        """Bring the journal (and a new save file) to the disk in a worker thread, if they
+        were written since the last time."""
+        if (due := self._due_sync()) is not None:
+            self._synced(await self._offload(_fsync, *due))
+
+    def _due_sync(self) -> tuple[int, Path | None] | None:
+        """What to bring to the disk (the journal, a new save file), taken as done; ``None``: nothing."""
+        if self._fd is None or not (self._dirty or self._unsynced):
+            return None
+        self._dirty, unsynced, self._unsynced = False, self._unsynced, None
+        return self._fd, unsynced
 
     async def _snapshot(self) -> None:
         """Write a snapshot in the background; the journal goes on meanwhile."""
@@ -446,9 +478,16 @@ class Saver:
             await waiting.wait()
 
 
-def _fsync(fd: int) -> OSError | None:
-    """Bring the file ``fd`` to the disk (in a worker thread); the error, if it failed."""
+def _fsync(fd: int, path: Path | None = None) -> OSError | None:
+    """Bring the file ``fd`` (and the file at ``path`` first) to the disk (in a worker
+    thread); the error, if it failed."""
     try:
+        if path is not None:
+            saved = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(saved)
+            finally:
+                os.close(saved)
         os.fsync(fd)
     except OSError as exc:
         return exc

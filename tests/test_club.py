@@ -157,3 +157,36 @@ async def test_a_running_club_writes_its_index_off_the_loop_and_the_last_names_a
     names = json.loads((tmp_path / "club.json").read_text())["names"]
     assert sorted(names.values()) == ["Corner", "Pond 1", "Pond 2", "Pond 3", "Pond 4"]
     assert writers[0] is not loop_thread and len(writers) <= 3  # seven changes: two or three writes
+
+
+async def test_the_club_s_listing_shows_a_table_s_change_at_once_and_a_rating_moved_elsewhere_within_seconds(mock_clock):
+    from server.club import RATINGS_FRESH
+
+    known = {"Ada": 1.0}
+
+    def ratings(names, game, bots):
+        return {name: known[name] for name in names if name in known}
+
+    def seats(listed):
+        (table,) = listed.tables
+        return [(seat.name, seat.rating) for seat in table.seats]
+
+    host = Host(ServerConfig(club=True, port=0, ratings=ratings))
+    with trio.fail_after(60):  # the mock clock moves only when the test jumps it
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "hex", Settings(players=3))
+            async with connect("127.0.0.1", port, name="Ada", table=made.table):
+                first = await list_tables("127.0.0.1", port)
+                known.update(Ada=2.0, Bo=3.0)
+                async with connect("127.0.0.1", port, name="Bo", table=made.table):
+                    joined = await list_tables("127.0.0.1", port)  # the table changed: made again
+                    known["Ada"] = 4.0  # a game Ada finished at another table
+                    kept = await list_tables("127.0.0.1", port)
+                    mock_clock.jump(RATINGS_FRESH)
+                    fresh = await list_tables("127.0.0.1", port)
+            nursery.cancel_scope.cancel()
+    assert seats(first) == [("Ada", 1.0)]
+    assert seats(joined) == [("Ada", 2.0), ("Bo", 3.0)]
+    assert seats(kept) == [("Ada", 2.0), ("Bo", 3.0)]
+    assert seats(fresh) == [("Ada", 4.0), ("Bo", 3.0)]

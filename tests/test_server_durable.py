@@ -180,10 +180,10 @@ async def test_a_failed_save_stays_unsaved_is_retried_and_reported_once(tmp_path
     failing = {"on": True}
     real = persistence.write_json
 
-    def write_json(path, data):
+    def write_json(path, data, **options):
         if failing["on"]:
             raise OSError(24, "Too many open files")
-        real(path, data)
+        real(path, data, **options)
 
     monkeypatch.setattr(persistence, "write_json", write_json)
     # the journal cannot be started either: its temporary file is the full device
@@ -337,3 +337,38 @@ async def test_a_resumed_host_keeps_the_saved_grace_and_pace_unless_given_others
     (tmp_path / "old.json").write_text(json.dumps(json.loads(save.read_text()) | {"host": saved}))
     table = Host(config(resume=tmp_path / "old.json", save=None, prepared=None)).table
     assert (table.grace, table.lobby_grace, table.bot_delay) == (30.0, 30.0, 0.0)  # the table's defaults
+
+
+async def test_a_new_game_s_save_file_and_its_journal_reach_the_disk_off_the_loop(tmp_path, autojump_clock,
+                                                                                 monkeypatch):
+    import server.persistence as persistence
+
+    save = tmp_path / "g.json"
+    synced: list[tuple[str, bool]] = []  # (the file brought to the disk, in the offloaded work)
+    offloading = {"on": False}
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        synced.append((os.readlink(f"/proc/self/fd/{fd}"), offloading["on"]))
+        real_fsync(fd)
+
+    async def offload(function, *args):  # as a worker thread would, inline (virtual time)
+        offloading["on"] = True
+        try:
+            return function(*args)
+        finally:
+            offloading["on"] = False
+
+    monkeypatch.setattr(persistence.os, "fsync", fsync)
+    with trio.fail_after(60):
+        async with hosting(config(save=save)) as (host, connect):
+            host.table.offload = offload
+            ada, bob = await started_pair(connect)
+            assert save.exists() and not synced  # the start is written, not yet flushed
+            await ada.until(ada.my_turn)
+            assert isinstance(await ada.reply(await ada.act(ada.game.legal_actions()[0])), protocol.Ack)
+            await trio.sleep(2 * persistence.SYNC_INTERVAL)
+            assert {path for path, _ in synced} == {str(save), str(journal_path(save))}
+            synced.clear()
+        assert read_save(save).match.game.moves == host.table.match.game.moves
+    assert synced and all(offloaded for _, offloaded in synced)  # the last save too

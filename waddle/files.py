@@ -99,9 +99,11 @@ def parse_toml(text: str) -> dict[str, Any]:
         raise ValueError("nested too deeply") from None
 
 
-def write_json(path: str | Path, data: Mapping[str, Any]) -> None:
+def write_json(path: str | Path, data: Mapping[str, Any], *, sync: bool = True) -> None:
     """Write ``data`` as JSON to ``path`` atomically (a crash leaves the old file or the
-    new), flushed to the disk before the rename. A ``path`` that is not a regular file
+    new), flushed to the disk before the rename; with ``sync`` false, not flushed (for a
+    new file whose writer brings it to the disk later: until then a killed process loses
+    nothing, a power cut may lose the file). A ``path`` that is not a regular file
     (``/dev/null``, a pipe) is written to, never replaced: the rename would put a file
     in the place of the device.
 
@@ -124,7 +126,8 @@ def write_json(path: str | Path, data: Mapping[str, Any]) -> None:
         with os.fdopen(fd, "wb") as file:
             file.write(text)
             file.flush()
-            os.fsync(file.fileno())
+            if sync:
+                os.fsync(file.fileno())
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
