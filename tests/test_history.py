@@ -62,11 +62,24 @@ def test_bots_are_rated_by_kind_and_marked_and_each_game_is_rated_apart(db):
     write_game(db, game(2, ["Ann", "Bob"], [9, 1], [0], kind="downtown", setup="bundled deck"))
     hexes = {s.shown: s for s in players(db, "hex")}
     assert set(hexes) == {"Ann", "greedy (bot)"}
-    assert hexes["greedy (bot)"].games == 2 and hexes["greedy (bot)"].wins == 1 and hexes["greedy (bot)"].bot
+    assert hexes["greedy (bot)"].games == 1 and hexes["greedy (bot)"].wins == 1 and hexes["greedy (bot)"].bot
     assert {s.shown: s.wins for s in players(db, "downtown")} == {"Ann": 1, "Bob": 0}
     found = ratings(db, ["Ann", "Zed"], "downtown", bots=["greedy"])
     assert found["Ann"].ordinal > found["Zed"].ordinal and found["Zed"].games == 0
     assert found["greedy (bot)"].games == 0  # rated in the hex game only
+
+
+def test_a_bot_kind_in_two_seats_of_a_game_counts_one_game_as_its_rating_does(db):
+    # game 1: two greedy seats (9, the winner, and 1) against Ann; game 2: one greedy seat (3), Ann wins
+    write_game(db, game(1, ["Ann", "Pingu (greedy bot)", "Tux (greedy bot)"], [5, 9, 1], [1],
+                        bots=(None, "greedy", "greedy")))
+    write_game(db, game(2, ["Ann", "Pingu (greedy bot)"], [9, 3], [0], bots=(None, "greedy")))
+    greedy = {s.shown: s for s in players(db, "hex")}["greedy (bot)"]
+    assert (greedy.games, greedy.wins, greedy.rating.games) == (2, 1, 2)
+    assert greedy.average == 4.0  # game 1: (9 + 1) / 2 = 5, game 2: 3
+    assert [(s.setup, s.games, s.wins, s.average) for s in greedy.setups] == [("standard", 2, 1, 4.0)]
+    vs = head_to_head(db, "Ann", "greedy (bot)")  # game 1: greedy's best seat first; game 2: Ann first
+    assert (vs.games, vs.a_ahead, vs.b_ahead, vs.a_wins, vs.b_wins) == (2, 1, 1, 1, 1)
 
 
 def test_a_shared_win_counts_for_each_winner(db):

@@ -2,8 +2,10 @@
 map or deck, and head-to-head (``waddle stats``, the club lobby's ratings).
 
 Every figure is per game (the hex game and Waddle Downtown are rated apart) and per
-player: a person by name, a bot by kind (:class:`waddle.history.games.Seat`). A shared
-win counts as a win for each winner. Ratings are those the history keeps as it writes
+player: a person by name, a bot by kind (:class:`waddle.history.games.Seat`). A player
+is counted once a game, as the ratings count it, however many seats it took (two greedy
+bots at one table: one game for ``greedy (bot)``, a win if either seat won, the mean of
+their scores in the average). A shared win counts as a win for each winner. Ratings are those the history keeps as it writes
 games (:mod:`waddle.history.games`), so reading them costs one query, whatever the
 number of games.
 """
@@ -93,13 +95,17 @@ def player_key(text: str) -> tuple[str, bool]:
 
 
 def players(db: sqlite3.Connection, game: str | None = None) -> list[PlayerStats]:
-    """Every player's line, by game, best rating first (``game``: only that one's)."""
+    """Every player's line, by game, best rating first (``game``: only that one's). A
+    player in several seats of one game counts one game, won if any of its seats won,
+    scoring the mean of those seats' scores."""
     where, args = ("WHERE g.game = ?", (game,)) if game else ("", ())
     split: dict[tuple[str, str, bool], list[Split]] = {}
     for row in db.execute(
-            "SELECT g.game, p.player, p.bot IS NOT NULL, g.setup, count(*), sum(p.winner), avg(p.score) "
-            f"FROM players p JOIN games g ON g.id = p.game_id {where} "
-            "GROUP BY g.game, p.player, p.bot IS NOT NULL, g.setup ORDER BY count(*) DESC, g.setup", args):
+            "SELECT g.game, p.player, p.is_bot, g.setup, count(*), sum(p.won), avg(p.score) "
+            "FROM (SELECT game_id, player, bot IS NOT NULL AS is_bot, max(winner) AS won, avg(score) AS score "
+            "      FROM players GROUP BY game_id, player, bot IS NOT NULL) p "
+            f"JOIN games g ON g.id = p.game_id {where} "
+            "GROUP BY g.game, p.player, p.is_bot, g.setup ORDER BY count(*) DESC, g.setup", args):
         split.setdefault((row[0], row[1], bool(row[2])), []).append(Split(row[3], row[4], row[5], row[6]))
     rated = {(r["game"], r["player"], bool(r["bot"])): _rating(r) for r in db.execute(
         "SELECT * FROM ratings" + (" WHERE game = ?" if game else ""), args)}
@@ -113,14 +119,16 @@ def players(db: sqlite3.Connection, game: str | None = None) -> list[PlayerStats
 
 def head_to_head(db: sqlite3.Connection, a: str, b: str, game: str | None = None) -> HeadToHead:
     """How players ``a`` and ``b`` (as :func:`player_key` reads them) did against each
-    other, over every game or ``game``'s. Each pair of their seats at a table is a meeting."""
+    other, over every game or ``game``'s. Each game both sat at is one meeting; a player
+    in several seats of it is placed by its best seat and won it if any of its seats won."""
     (pa, ba), (pb, bb) = player_key(a), player_key(b)
     rows = db.execute(
-        "SELECT x.place, y.place, x.winner, y.winner FROM players x "
+        "SELECT min(x.place), min(y.place), max(x.winner), max(y.winner) FROM players x "
         "JOIN players y ON y.game_id = x.game_id AND y.seat != x.seat "
         "JOIN games g ON g.id = x.game_id "
         "WHERE x.player = ? AND (x.bot IS NOT NULL) = ? AND y.player = ? AND (y.bot IS NOT NULL) = ?"
-        + (" AND g.game = ?" if game else ""), (pa, ba, pb, bb, *([game] if game else []))).fetchall()
+        + (" AND g.game = ?" if game else "") + " GROUP BY x.game_id",
+        (pa, ba, pb, bb, *([game] if game else []))).fetchall()
     return HeadToHead(shown(pa, ba), shown(pb, bb), len(rows), sum(x < y for x, y, _, _ in rows),
                       sum(y < x for x, y, _, _ in rows), sum(w for _, _, w, _ in rows),
                       sum(w for _, _, _, w in rows))
