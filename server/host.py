@@ -13,6 +13,7 @@ needed. :meth:`Host.handle` serves one already-open stream (tests use memory str
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import itertools
@@ -150,6 +151,9 @@ class Host:
         self.table: Table | None = None
         if config.club and config.ssh is not None:
             raise ValueError("a club has no SSH gateway yet: host it without ssh")
+        #: The club's folder this host made (``None``: it was there, or none), removed
+        #: again if the host cannot listen and nothing was written to it.
+        self._new_folder = _new_folder(config)
         if config.club:
             self.club = _club(config, options, self._game_over if self.history else None,
                               self._ratings if self.history else None)
@@ -212,7 +216,11 @@ class Host:
         Raises:
             OSError: the address cannot be bound.
         """
-        listeners = await trio.open_tcp_listeners(self.wanted_port, host=self.address)
+        try:
+            listeners = await trio.open_tcp_listeners(self.wanted_port, host=self.address)
+        except OSError:
+            _remove_empty(self._new_folder)
+            raise
         self.port = listeners[0].socket.getsockname()[1]
         if self.club is not None:
             self.club.listening = self.address, self.port
@@ -464,6 +472,20 @@ def _club(config: ServerConfig, options: dict[str, Any], game_over: Callable[[Ta
     if directory is not None:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return Club(directory=directory, **made)
+
+
+def _new_folder(config: ServerConfig) -> Path | None:
+    """The folder a new club saving to ``config.save`` will make (``None``: none, or it is there)."""
+    if not config.club or config.resume or not config.save or Path(config.save).exists():
+        return None
+    return Path(config.save)
+
+
+def _remove_empty(folder: Path | None) -> None:
+    """Remove ``folder`` if it is empty (a club's that never listened); keep it otherwise."""
+    if folder is not None:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def club_stopped_message(table: Table | None, command: str) -> str:

@@ -5,6 +5,7 @@ typed rejections as one clean line each."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 
@@ -223,3 +224,23 @@ def test_the_club_s_lobby_wraps_a_long_notice_such_as_how_to_come_back_instead_o
     screen = ["".join(text for _, text in line) for line in lobby.lines(40, 12)]
     assert len(screen) == 12 and all(len(line) <= 40 for line in screen)
     assert " ".join(line.strip() for line in screen[-4:-1]) == back  # the notice, whole, above the keys
+
+
+def test_a_club_that_cannot_listen_leaves_no_save_folder_behind(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    with taken:
+        for folder, args in (("default", ()), ("given", ("--save", str(tmp_path / "given" / "club")))):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            out = subprocess.run([*WADDLE, "serve", "--club", "--port", str(port), "--no-history", *args],
+                                 capture_output=True, text=True, timeout=60, cwd=tmp_path / folder)
+            assert out.returncode != 0 and f"cannot listen on 127.0.0.1:{port}" in out.stderr
+            assert list((tmp_path / folder).iterdir()) == []
+        kept = tmp_path / "kept"
+        kept.mkdir()
+        (kept / "notes.txt").write_text("mine")
+        out = subprocess.run([*WADDLE, "serve", "--club", "--port", str(port), "--no-history", "--save", str(kept)],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode != 0 and [p.name for p in kept.iterdir()] == ["notes.txt"]
