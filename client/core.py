@@ -110,6 +110,26 @@ class AtClub(ClientError, OSError):
     that it comes out of the terminal UI as itself (:func:`client.ui.app.run_app`)."""
 
 
+class TableGone(ClientError, OSError):
+    """The club has no table ``table`` (``closing`` ``unknown_table``): it closed (a club
+    resumed from its folder keeps only its games in play; a table nobody is at closes), or
+    it never was. ``seated``: the client had a seat or watched there before. Final: a
+    client does not look for the table again. An ``OSError`` too, so that it comes out of
+    the terminal UI as itself (the club's lobby says it, :func:`client.commands.join.club_evening`)."""
+
+    def __init__(self, where: str, table: str, seated: bool) -> None:
+        self.where, self.table, self.seated = where, table, seated
+        super().__init__(self.describe(repr(table)))
+
+    def describe(self, table: str) -> str:
+        """What happened, naming the table as ``table`` (its id, or its name from a listing)."""
+        if not self.seated:
+            return (f"refused by {self.where} (unknown_table): no table {table} at this club "
+                    f"(waddle tables {self.where} lists them)")
+        return (f"table {table} is gone: the club at {self.where} no longer has it (a club resumed "
+                f"from its folder keeps only the games in play, and a table nobody is at closes)")
+
+
 class _SeatRefused(ClientError):
     """The host refused the seat request for good (``code``: a rejection code)."""
 
@@ -250,6 +270,7 @@ class Client:
 
         Raises:
             ClientError: only before ``started``: the first connection failed or was refused.
+            TableGone: at any time: the club has no such table (any more).
         """
         reason = "closed by the client"
         try:
@@ -271,7 +292,7 @@ class Client:
                 reason, resync = "the host closed the connection", False
             except _Reconnect as exc:
                 reason, resync, stopped = str(exc), exc.resync, exc.stopped
-            except AtClub:
+            except (AtClub, TableGone):
                 raise
             except (OSError, ConnectionClosed, TruncatedFrame, trio.TooSlowError) as exc:
                 reason, resync = _describe(exc), False
@@ -526,6 +547,9 @@ class Client:
             if not self.follow_resume:
                 raise ClientError(self.state.host_stopped)
             raise _Reconnect(self.state.host_stopped, stopped=True)
+        if message.code == "unknown_table" and self.table:
+            self.state.host_stopped = None  # a host answered: it runs, without the table
+            raise TableGone(f"{self.host}:{self.port}", clean(self.table, MAX_LABEL), self._seated_once)
         text = f"the host closed the connection ({code}): {said}"
         if message.code in FINAL_CLOSINGS:
             raise ClientError(text)
@@ -691,7 +715,8 @@ class Client:
 
 
 def _leaf(group: BaseExceptionGroup) -> BaseException:
-    """The exception that ended a connection's tasks (the first that is not a cancellation)."""
+    """The exception that ended a connection's tasks: a :class:`TableGone` (what ended the
+    rest, the game's end not reached among them), else the first that is not a cancellation."""
     leaves = []
     stack = [group]
     while stack:
@@ -700,7 +725,8 @@ def _leaf(group: BaseExceptionGroup) -> BaseException:
             stack.extend(item.exceptions)
         else:
             leaves.append(item)
-    return next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0])
+    return next((e for e in leaves if isinstance(e, TableGone)),
+                next((e for e in leaves if not isinstance(e, trio.Cancelled)), leaves[0]))
 
 
 def _describe(exc: BaseException) -> str:

@@ -6,7 +6,7 @@ import trio
 
 from client.botplay import play
 from client.club import create_table, list_tables
-from client.core import ClientError, connect
+from client.core import ClientError, TableGone, connect
 from protocol import Settings
 from server import Host, ServerConfig
 from waddle.ruleset import get_ruleset
@@ -62,8 +62,8 @@ async def test_club_requests_get_typed_rejections():
             try:
                 async with connect("127.0.0.1", port, name="Ada", table="nope", first_wait=0):
                     raise AssertionError("joined an unknown table")
-            except ClientError as exc:
-                assert "unknown_table" in str(exc)
+            except TableGone as exc:
+                assert "unknown_table" in str(exc) and "'nope'" in str(exc) and not exc.seated
             nursery.cancel_scope.cancel()
 
 

@@ -640,3 +640,45 @@ def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tm
         assert f"the club's games are saved in {folder}" in out and (folder / "club.json").exists()
     finally:
         hana.close()
+
+
+def test_a_table_the_resumed_club_did_not_keep_sends_its_player_back_to_the_club_s_lobby(tmp_path):
+    import trio
+    from test_club_cli import WADDLE, start_club, stop
+
+    from client.club import create_table
+    from protocol import Settings
+
+    folder = tmp_path / "club"
+    club, port = start_club("--no-history", "--save", str(folder))
+    where = f"127.0.0.1:{port}"
+    ann = resumed = bo = None
+    try:
+        friday = trio.run(lambda: create_table("127.0.0.1", port, "hex", Settings(players=3), name="Friday"))
+        bo = subprocess.Popen([*WADDLE, "bot", where, "--table", friday.table, "--name", "Bo", "--quiet"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        ann = Terminal(["join", where, "--name", "Ann"], columns=100)
+        wait([ann], lambda: "Friday" in ann.text() and "Enter join" in ann.text(), "the club's lobby")
+        ann.keys("\r")
+        wait([ann], lambda: "Ann (you)" in ann.text() and "Bo" in ann.text(), "Friday's lobby, not started")
+        stop(club)
+        wait([ann], lambda: "The host stopped" in ann.text(), "the host stopped, watched for")
+        resumed = subprocess.Popen([*WADDLE, "serve", "--resume", str(folder), "--no-history"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert resumed.stdout.readline().startswith(f"Waddle club on {where} (0 tables)")
+        wait([ann], lambda: "Waddle club at" in ann.text() and "Enter join" in ann.text()
+             and "no tables yet" in ann.text(), "back at the club's lobby", timeout=90)
+        notice = " ".join(ann.text().split())
+        assert f"table Friday is gone: the club at {where} no longer has it" in notice
+        assert "The host stopped" not in notice
+        _, err = bo.communicate(timeout=90)
+        said = err.strip().splitlines()[-1]
+        assert bo.returncode != 0 and f"table '{friday.table}' is gone: the club at {where} no longer has it" in said
+        assert "run it again" not in said and "stopped" not in said
+    finally:
+        if ann is not None:
+            ann.close()
+        if bo is not None and bo.poll() is None:
+            bo.kill()
+        if resumed is not None:
+            stop(resumed)

@@ -93,13 +93,15 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
     """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
     lobby again, until the player leaves the lobby. A table that wants a code and was
     given none (``--code``) asks for it with ``ask`` (by default not shown as it is typed,
-    as ssh asks a password); a refusal (a full table, a wrong code) is shown in the lobby.
+    as ssh asks a password); a refusal (a full table, a wrong code), or a table that is
+    gone (a club resumed without it), is shown in the lobby.
 
     Raises:
         OSError: the terminal UI cannot run.
     """
     import sys
 
+    from client.core import TableGone
     from client.ui.club import ClubLobby, choose
     from client.ui.style import want_colour
 
@@ -119,6 +121,9 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
         try:
             where = f"waddle join {host}:{port} --table {choice.table}" + (f" --code {shell_word(code)}" if code else "")
             session = table_ui(host, port, table_args, {**client_options, "watch": choice.watch}, where)
+        except TableGone as exc:
+            lobby.notice = exc.describe(choice.name or repr(choice.table))
+            continue
         except OSError as exc:
             lobby.notice = str(exc)
             continue

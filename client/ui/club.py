@@ -47,11 +47,13 @@ HEADING = ("table", "game", "seats", "game state", "watching", "code", "players 
 @dataclass
 class Choice:
     """What the person chose at the club's lobby: the ``table`` (its id) to join, or to
-    ``watch``, and whether it asks for a join ``code``."""
+    ``watch``, whether it asks for a join ``code``, and its ``name`` as listed (cleaned;
+    ``""``: a table just opened)."""
 
     table: str
     watch: bool = False
     code_required: bool = False
+    name: str = ""
 
 
 @dataclass
@@ -117,7 +119,7 @@ class ClubLobby:
             self.notice = "no table to choose: n opens one"
             return False
         info = self.tables[self.selected]
-        self.choice = Choice(info.table, watch or self.watching, info.code_required)
+        self.choice = Choice(info.table, watch or self.watching, info.code_required, table_columns(info)[1])
         return True
 
     async def refresh(self) -> None:

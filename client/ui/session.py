@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from client.core import AtClub, Client, ClientError
+from client.core import AtClub, Client, ClientError, TableGone
 from client.state import TableState
 from protocol.messages import Configure, Continue, Ready, Rematch, Settings, Start, Undo
 
@@ -69,6 +69,7 @@ class RemoteSession:
 
         Raises:
             client.core.AtClub: the host is a club and the client named no table.
+            client.core.TableGone: the club has no such table (any more).
             OSError: the host could not listen, or the first connection failed or was
                 refused; one line saying why.
         """
@@ -90,7 +91,7 @@ class RemoteSession:
                 await trio.sleep_forever()
         except* (OSError, ClientError) as group:
             first = _first(group)
-            if isinstance(first, AtClub):  # the club's lobby is the caller's to show
+            if isinstance(first, (AtClub, TableGone)):  # the club's lobby is the caller's to show
                 raise first from None
             raise OSError(str(first)) from None
 
