@@ -24,6 +24,8 @@ Widths are terminal cells (:func:`cells`: a wide character or an emoji sequence 
 2, a combining mark 0), measured per grapheme cluster by :mod:`wcwidth`, and text is
 only ever cut between clusters (:func:`cut`, :func:`pad`), so an emoji sequence or an
 accented letter is never split.
+
+:func:`with_article` puts "a" or "an" before a phrase (``an easy (random) bot``).
 """
 
 from __future__ import annotations
@@ -158,3 +160,9 @@ def _whole_clusters(text: str, fits, size=len) -> str:
         out.append(cluster)
         used += size(cluster)
     return "".join(out)
+
+
+def with_article(phrase: str) -> str:
+    """``phrase`` after "an" if it begins with a vowel letter other than "u", else "a":
+    ``"an easy (random) bot"``, ``"a greedy bot"``, ``"a uct bot"`` (said "you-see-tee")."""
+    return ("an " if phrase[:1].lower() in ("a", "e", "i", "o") else "a ") + phrase

@@ -23,6 +23,7 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import Ack, Act, Continue, Played, Undo, Undone
+from protocol.text import with_article
 from server.checks import BEFORE_RULES, first_failure
 from server.log import entry_for
 from server.logbudget import peer_log
@@ -159,7 +160,7 @@ class ActPart:
             waddle.errors.IllegalActionError: not allowed now (the message says why).
         """
         if self.bot_kinds and self.bot_kinds[-1] is not None:
-            raise IllegalActionError(f"a {self.bot_kinds[-1]} bot chose the last action, not you")
+            raise IllegalActionError(f"{with_article(self.bot_kinds[-1])} bot chose the last action, not you")
         events = self.match.undo(seat)
         version = self.version + 1
         if self.saver:

@@ -20,6 +20,7 @@ from typing import Any
 
 import trio
 
+from protocol.text import with_article
 from server.seats import Seat
 from server.table import Table
 from waddle.ruleset import Bot
@@ -180,7 +181,7 @@ class Driver:
             return  # the player came back while the bot was thinking
         if seat.bot is None and seat.peer is None and seat not in table.standins:
             table.standins.add(seat)
-            log.info("a %s bot plays for %s (%s) while they are away", kind, seat.name, seat.label)
+            log.info("%s bot plays for %s (%s) while they are away", with_article(kind), seat.name, seat.label)
             table.broadcast_lobby()
         table.apply(number, action, kind)
 

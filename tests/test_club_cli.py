@@ -244,3 +244,20 @@ def test_a_club_that_cannot_listen_leaves_no_save_folder_behind(tmp_path):
         out = subprocess.run([*WADDLE, "serve", "--club", "--port", str(port), "--no-history", "--save", str(kept)],
                              capture_output=True, text=True, timeout=60)
         assert out.returncode != 0 and [p.name for p in kept.iterdir()] == ["notes.txt"]
+
+
+def test_the_bot_s_log_names_each_host_bot_whole_and_once(tmp_path):
+    proc, port = start_club("--no-history", "--save", str(tmp_path / "club"))
+    try:
+        out = waddle("bot", f"127.0.0.1:{port}", "--create", "hex", "--players", "3", "--bots", "medium",
+                     "--start", "--seed", "2", "--name", "Ann")
+        assert out.returncode == 0, out.stderr
+        moves = [line for line in out.stdout.splitlines() if line[:4].strip().isdigit()]
+        bots = {line.split()[2] for line in moves if "bot)" in line}
+        assert bots == {"Pingu", "Tux"}
+        for line in moves:
+            if "bot)" in line:  # "   2  blue   Pingu (medium bot)        double 0,-2"
+                name = line[13:38].rstrip()
+                assert name in ("Pingu (medium bot)", "Tux (medium bot)"), line
+    finally:
+        stop(proc)

@@ -663,6 +663,8 @@ def test_a_table_the_resumed_club_did_not_keep_sends_its_player_back_to_the_club
         wait([ann], lambda: "Ann (you)" in ann.text() and "Bo" in ann.text(), "Friday's lobby, not started")
         stop(club)
         wait([ann], lambda: "The host stopped" in ann.text(), "the host stopped, watched for")
+        banner = ann.screen.display[0]
+        assert banner.split() == ["The", "host", "stopped", "watching", "for", "it", "to", "come", "back"]  # said once
         resumed = subprocess.Popen([*WADDLE, "serve", "--resume", str(folder), "--no-history"],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert resumed.stdout.readline().startswith(f"Waddle club on {where} (0 tables)")
@@ -682,3 +684,16 @@ def test_a_table_the_resumed_club_did_not_keep_sends_its_player_back_to_the_club
             bo.kill()
         if resumed is not None:
             stop(resumed)
+
+
+def test_the_lobby_says_an_easy_bot_with_its_article(tmp_path):
+    hana = Terminal(["host", "--port", "0", "--no-history", "--players", "3", "--bots", "easy",
+                     "--save", str(tmp_path / "t.waddle.json"), "--name", "Hana"])
+    try:
+        wait([hana], lambda: "Hana (you)" in hana.text() and "seat 3" in hana.text(), "the table's lobby")
+        rows = [" ".join(line.split()) for line in hana.screen.display]
+        assert "- seat 2: an easy (random) bot at the start" in rows
+        assert "- seat 3: an easy (random) bot at the start" in rows
+        assert not any(" a easy" in row for row in rows)
+    finally:
+        hana.close()

@@ -76,3 +76,23 @@ def test_a_client_prints_each_emoji_sequence_in_cells_every_terminal_agrees_on(n
 def test_what_a_client_prints_takes_the_cells_prompt_toolkit_gives_it(text):
     printed = shown(clean(text))
     assert cells(printed) == get_cwidth(printed)
+
+
+def test_a_phrase_takes_a_or_an_as_it_is_said():
+    from protocol.text import with_article
+
+    assert with_article("easy (random)") == "an easy (random)"
+    assert with_article("Easy") == "an Easy"
+    assert [with_article(kind) for kind in ("greedy", "hard", "uct", "search")] == [
+        "a greedy", "a hard", "a uct", "a search"]
+
+
+def test_a_move_s_mover_keeps_the_bot_s_kind_whole_and_says_it_once():
+    from client.games.movers import mover
+
+    assert mover("Pingu (greedy bot)", "greedy") == "Pingu (greedy bot)"
+    assert mover("Skipper (medium bot)", "medium") == "Skipper (medium bot)"
+    assert mover("Ann", "random") == "Ann [random]"   # a stand-in played for Ann
+    assert mover("Ann", None) == "Ann"
+    assert mover("Bartholomew Longname-Smith", "random") == "Bartholomew Lon [random]"  # 24 cells
+    assert mover("Ann\x1b[2J", "gr\x1b[1meedy") == "Ann [greedy]"

@@ -17,6 +17,7 @@ from client.ui import hints
 from client.ui.gameview import Field, GameView
 from client.ui.text import Fragments, chat_line, player_label
 from client.ui.uistate import UIState
+from protocol.text import with_article
 
 #: Turn timer choices in seconds (``None``: no timer).
 TIMERS = (None, 30.0, 60.0, 120.0, 300.0)
@@ -85,7 +86,7 @@ def lobby_screen(state: TableState, ui: UIState, view: GameView | None, height: 
         return out
     bots = settings.bots
     for index in range(len(state.seats), settings.players):
-        who = f"a {_bot_title(state, bots[0])} bot at the start" if bots else "waiting for a player"
+        who = f"{with_article(_bot_title(state, bots[0]))} bot at the start" if bots else "waiting for a player"
         out.append(("class:dim", f"  - seat {index + 1}: {who}\n"))
     out.append(("class:heading", "\nTable\n"))
     arrow = ">" if ascii else "▶"

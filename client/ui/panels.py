@@ -7,6 +7,7 @@ game's own (the turn hint, the panel's top, event lines, its keys) comes from th
 
 from __future__ import annotations
 
+import re
 import textwrap
 import time
 
@@ -42,6 +43,9 @@ HELP = (
 
 #: The fewest columns the replay's note is shortened to at the end of the banner's last line.
 NOTE_LEAST = 16
+#: The start of a stopped host's ``closing`` that the banner's " The host stopped " says
+#: already: "the host stopped; " (one table), "the club's host stopped; " (a club).
+STOPPED_SAID = re.compile(r"^the (club's )?host stopped[;,.]? *", re.IGNORECASE)
 
 
 def banner(state: TableState, ui: UIState, view: GameView | None, replay=None) -> Fragments:
@@ -99,8 +103,8 @@ def _banner(state: TableState, ui: UIState, view: GameView | None, replay) -> Fr
     if replay is not None and view is not None and state.view is not None:
         line = _replay_banner(state, replay)
     elif state.host_stopped and state.status != "connected":
-        line = [("class:banner.alert", " The host stopped "),
-                ("", f" {state.host_stopped.removeprefix('the host stopped').lstrip('; ')}; "),
+        said = STOPPED_SAID.sub("", state.host_stopped)  # what it said beyond that it stopped
+        line = [("class:banner.alert", " The host stopped "), ("", f" {said}; " if said else " "),
                 ("class:dim", "watching for it to come back")]
     elif state.status == "reconnecting":
         line = [("class:banner.alert", " Reconnecting... ")] + _retry(state)

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from client.games.downtown.board import PlaceLook, hood_title, render_places
+from client.games.movers import mover
 from protocol import Played, clean
-from protocol.messages import MAX_LABEL, NAME_SHOWN
+from protocol.messages import NAME_SHOWN
 from protocol.text import cut, pad
 from waddle.downtown.actions import Act, Add, Move, Penguins, Recolour
 from waddle.downtown.cards import Card
@@ -165,7 +166,7 @@ def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
     """``"   3  green  Bob        Even +3 (12): add L1 1r in Light; drew a card"`` for one
     ``played`` event (numbered from 1 as the hex game's: its version - 1)."""
     label = labels[played.seat]
-    who = _name(name_of(label)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
+    who = mover(name_of(label), played.bot)
     notes = [clean(n) for e in played.events[1:] if (n := event_note(e, labels)) is not None]
     line = f"{played.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} {clean(action_text(played.events))}"
     return "; ".join([line, *notes])

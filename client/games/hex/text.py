@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from client.games.movers import mover
 from protocol import Played, Undone, clean
-from protocol.messages import MAX_LABEL, NAME_SHOWN
+from protocol.messages import NAME_SHOWN
 from protocol.text import cut, pad
 from waddle.hex.events import GameEnded, HalfEnded, Placed, RoundEnded
 from waddle.hex.render import render_game, render_sheet
@@ -35,7 +36,7 @@ def move_line(played: Played, labels: Sequence[str], name_of: NameOf) -> str:
         if isinstance(first, Placed) else "scout"
     note = ", ".join(_NOTES[type(e)] for e in played.events[1:] if type(e) in _NOTES)
     label = labels[played.seat]
-    who = _name(name_of(label)) + (f" [{clean(played.bot, MAX_LABEL)}]" if played.bot else "")
+    who = mover(name_of(label), played.bot)
     return f"{played.version - 1:>4}  {pad(clean(label), 6)} {pad(who, 24)} {action:<14} {note}".rstrip()
 
 
