@@ -42,31 +42,36 @@ TIMEOUT = 10.0
 PHASES = {"lobby": "not started", "playing": "in play", "finished": "game over"}
 
 
-async def list_tables(host: str, port: int, *, timeout: float = TIMEOUT) -> Tables:
-    """The club's tables at ``host``:``port``.
+async def list_tables(host: str, port: int, *, timeout: float = TIMEOUT,
+                      unix_socket: str | None = None) -> Tables:
+    """The club's tables at ``host``:``port`` (or over the Unix socket ``unix_socket``:
+    an SSH guest's, :mod:`client.sshguest`, ``host:port`` then only naming the club).
 
     Raises:
         ClientError: the host cannot be reached, is not a club, or refused (the message says why).
     """
-    return await request(host, port, ListTables(), Tables, timeout=timeout)
+    return await request(host, port, ListTables(), Tables, timeout=timeout, unix_socket=unix_socket)
 
 
 async def create_table(host: str, port: int, game: str, settings: Settings | None = None, *,
                        name: str | None = None, code: str | None = None,
-                       timeout: float = TIMEOUT) -> TableCreated:
+                       timeout: float = TIMEOUT, unix_socket: str | None = None) -> TableCreated:
     """Open a table of ``game`` with ``settings`` (``None``: the club's defaults), ``name``
-    and join ``code`` at the club at ``host``:``port``; its id is ``.table``.
+    and join ``code`` at the club at ``host``:``port`` (or ``unix_socket``, as
+    :func:`list_tables`); its id is ``.table``.
 
     Raises:
         ClientError: as :func:`list_tables`, and the club's refusal (``bad_settings``,
             ``name_taken``, ``too_many_tables``) in the message.
     """
     return await request(host, port, CreateTable(game=game, settings=settings, name=name, code=code),
-                         TableCreated, timeout=timeout)
+                         TableCreated, timeout=timeout, unix_socket=unix_socket)
 
 
-async def request(host: str, port: int, message: Any, answer: type, *, timeout: float = TIMEOUT) -> Any:
-    """Send one club request over a new connection and return its ``answer``; leave.
+async def request(host: str, port: int, message: Any, answer: type, *, timeout: float = TIMEOUT,
+                  unix_socket: str | None = None) -> Any:
+    """Send one club request over a new connection (to ``unix_socket`` if given) and
+    return its ``answer``; leave.
 
     Raises:
         ClientError: see :func:`list_tables`.
@@ -74,7 +79,10 @@ async def request(host: str, port: int, message: Any, answer: type, *, timeout: 
     where = f"{host}:{port}"
     try:
         with trio.fail_after(timeout):
-            stream = await trio.open_tcp_stream(host, port)
+            if unix_socket is not None:
+                stream = await trio.open_unix_socket(unix_socket)
+            else:
+                stream = await trio.open_tcp_stream(host, port)
             async with stream:
                 framed = FramedStream.for_client(stream)
                 await framed.send(Hello(protocol=PROTOCOL_VERSION, client="waddle-club"))

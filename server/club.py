@@ -227,8 +227,9 @@ class Club:
 
         Raises:
             ValueError: an unknown game, settings the game refuses (``from_peer``: sent by
-                a client, which may not name a file on the host), or a name another table
-                has (ignoring case; the message says which).
+                a client, which may not name a file on the host; the club's own defaults,
+                used for ``settings`` ``None``, may: ``serve --club --map FILE``), or a
+                name another table has (ignoring case; the message says which).
         """
         ruleset = get_ruleset(game)
         name = name or self._free_name(ruleset.title)
@@ -240,7 +241,7 @@ class Club:
         table.id = table_id
         table.listening = self.listening
         table.configure(settings or self.defaults.get(game) or Settings(players=min(4, ruleset.players[1])),
-                        from_peer=from_peer)
+                        from_peer=from_peer and settings is not None)
         self._add(table, name)
         peer_log.info("table %s (%s, %s) opened", table_id, game, name)
         return table

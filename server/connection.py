@@ -93,16 +93,19 @@ class Connection:
     after ``hello`` (within ``limits.admit_timeout`` seconds): ``None`` lets it in, a
     reason closes it (``full``). ``address``: the client's IP address (``None``:
     unknown), whose join-code guesses are counted (:mod:`server.guard`) and whose
-    tables a club counts.
+    tables a club counts. ``fingerprint``: an SSH guest's key (the seat it takes keeps it).
     """
 
     def __init__(self, stream: trio.abc.Stream, table: Table | None, limits: Limits, label: str, *,
                  admit: Callable[[Connection, Any], str | None] | None = None,
-                 club: Club | None = None, address: str | None = None) -> None:
+                 club: Club | None = None, address: str | None = None,
+                 fingerprint: str | None = None) -> None:
         self.framed = FramedStream.for_server(stream, table.ruleset if table is not None else None)
         self.table = table
         self.club = club
         self.address = address
+        #: The SSH key of a guest of the gateway (:mod:`server.ssh`; ``None``: none).
+        self.fingerprint = fingerprint
         self.limits = limits
         self.label = label
         #: The protocol version the client said in ``hello`` (each ``welcome`` names it).

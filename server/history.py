@@ -44,12 +44,13 @@ _STOP = object()
 
 def finished_game(table: Table, finished: float | None = None) -> FinishedGame:
     """What the history keeps of ``table``'s finished game: its record (no host part, so
-    no tokens), options, map or deck, seats, scores and winners; ``finished``: when it
+    no tokens), options, map or deck, seats, scores, winners and the SSH key fingerprints
+    of the guests who came through the gateway; ``finished``: when it
     ended (Unix seconds; ``None``: now)."""
     match, ruleset = table.match, table.ruleset
     outcome = match.outcome()
     seats = tuple(Seat(seat=n, label=s.label, name=s.name, bot=s.bot, score=outcome.scores[n],
-                       winner=n in outcome.winners) for n, s in enumerate(table.seats))
+                       winner=n in outcome.winners, fingerprint=s.fingerprint) for n, s in enumerate(table.seats))
     return FinishedGame(table=table.id, number=table.games, game=ruleset.name,
                         options=msgspec.to_builtins(table.settings.options),
                         setup=ruleset.setup_name(table.settings.options), started=table.started_at,

@@ -131,7 +131,7 @@ class Host:
 
     Raises (on construction):
         waddle.RecordError: ``config.resume`` names a file that is not a usable save.
-        ValueError: ``config.game`` names no game, or a club asks for an SSH gateway.
+        ValueError: ``config.game`` names no game.
     """
 
     def __init__(self, config: ServerConfig) -> None:
@@ -149,8 +149,6 @@ class Host:
         #: The club (``config.club``), else ``None``; then :attr:`table` is ``None``.
         self.club: Club | None = None
         self.table: Table | None = None
-        if config.club and config.ssh is not None:
-            raise ValueError("a club has no SSH gateway yet: host it without ssh")
         #: The club's folder this host made (``None``: it was there, or none), removed
         #: again if the host cannot listen and nothing was written to it.
         self._new_folder = _new_folder(config)
@@ -337,12 +335,14 @@ class Host:
                 delay = ACCEPT_RETRY[0]
                 self._connections.start_soon(self._handle_tcp, stream)
 
-    def serve_stream(self, stream: trio.abc.Stream, label: str, address: str | None = None) -> None:
+    def serve_stream(self, stream: trio.abc.Stream, label: str, address: str | None = None,
+                     fingerprint: str | None = None) -> None:
         """Serve ``stream`` from ``address`` as one more connection, among the host's
         connections: counted and limited per address and in all, and told when the host
-        stops, as a TCP connection is (the SSH gateway's guests, :mod:`server.ssh`). Call it
-        in the host's trio run while :meth:`run` serves."""
-        self._connections.start_soon(self._serve_safely, stream, label, address)
+        stops, as a TCP connection is (the SSH gateway's guests, :mod:`server.ssh`, whose key
+        is ``fingerprint``: a seat the connection takes keeps it). Call it in the host's trio
+        run while :meth:`run` serves."""
+        self._connections.start_soon(self._serve_safely, stream, label, address, fingerprint)
 
     def _accept_failed(self, exc: OSError) -> None:
         self._accept_failing = True
@@ -359,18 +359,20 @@ class Host:
             return
         await self._serve_safely(stream, f"#{next(self._ids)} {peer[0]}:{peer[1]}", peer[0])
 
-    async def _serve_safely(self, stream: trio.abc.Stream, label: str, address: str | None) -> None:
+    async def _serve_safely(self, stream: trio.abc.Stream, label: str, address: str | None,
+                            fingerprint: str | None = None) -> None:
         """:meth:`handle`, where an error ends only this connection."""
         try:
-            await self.handle(stream, label, address)
+            await self.handle(stream, label, address, fingerprint)
         except Exception:
             log.exception("serving a connection failed")
             await trio.aclose_forcefully(stream)
 
     async def handle(self, stream: trio.abc.Stream, label: str | None = None,
-                     address: str | None = None) -> None:
+                     address: str | None = None, fingerprint: str | None = None) -> None:
         """Serve one client over ``stream`` from ``address`` (``None``: not limited per
-        address) until it ends (never raises but cancellation)."""
+        address), whose SSH key is ``fingerprint`` if it came through the gateway, until it
+        ends (never raises but cancellation)."""
         label = label or f"#{next(self._ids)}"
         limits = self.config.limits
         crowded = address is not None and \
@@ -389,7 +391,7 @@ class Host:
             admit = None
         peer_log.debug("%s connected%s", label, " (over a limit: waiting for a seat request)" if admit else "")
         connection = Connection(stream, self.table, limits, label, admit=admit, club=self.club,
-                                address=address)
+                                address=address, fingerprint=fingerprint)
         self._live[connection] = address
         self._per_address[address] += 1
         self._waiting[address] += admit is not None

@@ -163,13 +163,15 @@ class LobbyPart:
         peer.seat, peer.watching = None, False
 
     def _attach(self, seat: Seat, peer: Peer) -> None:
-        """``peer`` holds ``seat`` from now on; a connection that held it is closed."""
+        """``peer`` holds ``seat`` from now on (and the seat its SSH key, if it has one); a
+        connection that held it is closed."""
         old = seat.peer
         if old is not None and old is not peer:
             old.seat = None
             self.peers.discard(old)
             self.outbox.close(old, "replaced", "the seat was reclaimed by another connection")
         seat.peer, seat.away_since, peer.seat = peer, None, seat
+        seat.fingerprint = peer.fingerprint or seat.fingerprint
         self.peers.add(peer)
         self.standins.discard(seat)
         self.wake()

@@ -35,10 +35,12 @@ def same_secret(given: str, secret: str) -> bool:
 class Peer(Protocol):
     """What the table needs of a connection (:class:`server.connection.Connection`);
     ``address``: the peer's IP address text (``None``: unknown), whose join-code guesses
-    are counted together (:mod:`server.guard`)."""
+    are counted together (:mod:`server.guard`); ``fingerprint``: the SSH key of a guest
+    who came through the gateway (:mod:`server.ssh`; ``None``: none known)."""
 
     label: str
     address: str | None
+    fingerprint: str | None
     seat: Seat | None
     watching: bool
     name: str
@@ -59,9 +61,10 @@ class Peer(Protocol):
 class Seat:
     """A seat: its look (label, colour), its player's name, its secret token and who plays it now.
 
-    ``bot``: the bot kind of a bot seat (``None``: a person's seat). ``peer``: the
-    connection holding it (``None``: away). ``away_since``: when its connection went
-    (trio time). ``acted``: the action ids it played, with their event versions;
+    ``bot``: the bot kind of a bot seat (``None``: a person's seat). ``fingerprint``: the
+    SSH key of the guest who took it last through the gateway (``None``: none known; kept
+    in the save and written to the history). ``peer``: the connection holding it
+    (``None``: away). ``away_since``: when its connection went (trio time). ``acted``: the action ids it played, with their event versions;
     ``actions``: the actions of those ids played since this host started (not saved: a
     resumed table compares a resent action by its version only).
     """
@@ -71,6 +74,7 @@ class Seat:
     token: str = field(default_factory=new_token, repr=False)
     bot: str | None = None
     ready: bool = False
+    fingerprint: str | None = None
     peer: Peer | None = field(default=None, repr=False)
     away_since: float | None = None
     acted: dict[str, int] = field(default_factory=dict, repr=False)

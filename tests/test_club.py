@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import trio
 
 from client.botplay import play
@@ -190,3 +192,24 @@ async def test_the_club_s_listing_shows_a_table_s_change_at_once_and_a_rating_mo
     assert seats(joined) == [("Ada", 2.0), ("Bo", 3.0)]
     assert seats(kept) == [("Ada", 2.0), ("Bo", 3.0)]
     assert seats(fresh) == [("Ada", 4.0), ("Bo", 3.0)]
+
+
+async def test_a_table_opened_without_settings_takes_the_club_s_own_even_a_map_file_a_client_may_not_name():
+    from waddle.hex.options import FileMap, HexOptions
+
+    pond = str(Path(__file__).parent / "data" / "pond.toml")
+    host = Host(ServerConfig(club=True, port=0, seed=1,
+                             settings=Settings(players=2, options=HexOptions(map=FileMap(path=pond)))))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            opened = await create_table("127.0.0.1", port, "hex")  # the club's lobby's "n 1"
+            table = host.club.tables[opened.table]
+            assert table.settings.players == 2 and table.settings.options.map == FileMap(path=pond)
+            try:
+                await create_table("127.0.0.1", port, "hex", Settings(players=2, options=HexOptions(map=FileMap(path=pond))))
+            except ClientError as exc:
+                assert "(bad_settings)" in str(exc) and "map file" in str(exc)
+            else:
+                raise AssertionError("a client named a file on the host")
+            nursery.cancel_scope.cancel()

@@ -298,6 +298,7 @@ class Peer:
 
     def __init__(self) -> None:
         self.seat, self.watching, self.name, self.label, self.address, self.asks = None, False, "", "#1", None, None
+        self.fingerprint = None
         self.sent: list = []
         self.logged: list[str] = []
 

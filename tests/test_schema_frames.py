@@ -98,6 +98,7 @@ class RecordingPeer:
     def __init__(self, name: str) -> None:
         self.label = self.name = name
         self.seat, self.watching, self.address, self.asks = None, False, None, None
+        self.fingerprint = None
         self.data = bytearray()
 
     def send_frames(self, frames) -> None:

@@ -372,3 +372,32 @@ async def test_a_new_game_s_save_file_and_its_journal_reach_the_disk_off_the_loo
             synced.clear()
         assert read_save(save).match.game.moves == host.table.match.game.moves
     assert synced and all(offloaded for _, offloaded in synced)  # the last save too
+
+
+async def test_a_seat_keeps_the_ssh_key_it_was_taken_with_through_its_save_and_a_resume(tmp_path, autojump_clock):
+    from test_server_kit import Client
+
+    from server import Host
+
+    save, key = tmp_path / "g.json", "SHA256:bob's-key"
+    with trio.fail_after(30):
+        async with hosting(config(save=save)) as (host, connect):
+            ada, bob = await started_pair(connect)
+            async with trio.open_nursery() as nursery:  # Bob back through the SSH gateway, with his key
+                ours, theirs = trio.testing.memory_stream_pair()
+                nursery.start_soon(host.handle, theirs, "#ssh1", "127.0.0.1", key)
+                back = Client(ours)
+                nursery.start_soon(back.pump)
+                await back.hello()
+                await back.send(protocol.Reclaim(token=bob.token, last_version=0))
+                await back.expect(protocol.Seated)
+                assert [s.fingerprint for s in host.table.seats] == [None, key]
+                await back.until(lambda: back.game is not None)
+                mover = ada if 0 in host.table.match.to_act() else back
+                assert isinstance(await mover.reply(await mover.act(mover.game.legal_actions()[0])), protocol.Ack)
+                await host.table.flush()  # a snapshot of the game, with its seats
+                nursery.cancel_scope.cancel()
+    saved = json.loads(save.read_text())["host"]
+    assert [s["fingerprint"] for s in saved["seats"]] == [None, key]
+    table = Host(config(resume=save, save=None, prepared=None)).table
+    assert [s.fingerprint for s in table.seats] == [None, key]

@@ -30,6 +30,7 @@ class Witness:
 
     def __init__(self, table: Table, name: str) -> None:
         self.table, self.name, self.label, self.seat, self.watching, self.asks = table, name, name, None, False, None
+        self.fingerprint = None
         self.token: str | None = None
         self.address: str | None = None
         self.seen: list[tuple[int, int]] = []

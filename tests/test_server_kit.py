@@ -207,6 +207,7 @@ class TablePeer:
     def __init__(self, name: str) -> None:
         self.label = self.name = name
         self.seat, self.watching, self.token, self.address, self.asks = None, False, None, None, None
+        self.fingerprint = None
 
     def send_frames(self, frames) -> None:
         decoder = protocol.framing.decoder_for(protocol.server_message(HEX))

@@ -43,6 +43,7 @@ class Peer:
 
     def __init__(self, ruleset, name: str) -> None:
         self.seat, self.watching, self.name, self.label, self.address, self.asks = None, False, name, name, None, None
+        self.fingerprint = None
         self.sent: list[Any] = []
         self._decoder = decoder_for(protocol.server_message(ruleset))
 

@@ -1,15 +1,27 @@
 """Who an SSH guest is let in as (docs/ssh.md, "Logging in"): the seat a key or a name
-takes back (:class:`server.ssh.admission.Admission`, on a host in virtual time), and the
-gateway's session limits (:meth:`server.ssh.gate.Gate.may_open`)."""
+takes back (:class:`server.ssh.admission.Admission`, on a host in virtual time), at a
+host of one table and at a club's tables, and the gateway's session limits
+(:meth:`server.ssh.gate.Gate.may_open`)."""
 
 import trio
 from test_server_kit import config, hosting, started_pair
 
+from client.club import create_table
+from client.core import connect
+from protocol import Settings
+from server import Host, ServerConfig
 from server.ssh import SshConfig
-from server.ssh.admission import MAX_REMEMBERED, Admission
+from server.ssh.admission import MAX_REMEMBERED, Admission, Back
 from server.ssh.gate import Gate
 
 KEY = "SHA256:ann's-key"
+
+
+def token_for(admission: Admission, fingerprint: str | None, name: str) -> str | None:
+    """The token of the newest seat the guest gets back at the host's one table (``None``: none)."""
+    backs = admission.returning(fingerprint, name)
+    assert all(back.table == admission.host.table.id and not back.code for back in backs)
+    return backs[0].token if backs else None
 
 
 async def test_without_a_code_a_name_takes_back_only_a_seat_whose_link_dropped_within_the_grace(autojump_clock):
@@ -17,16 +29,16 @@ async def test_without_a_code_a_name_takes_back_only_a_seat_whose_link_dropped_w
         admission = Admission(host)
         with trio.fail_after(60):
             ada, bob = await started_pair(connect)
-            admission.remember(None, "Bob", bob.token)
-            assert admission.token_for(None, "Bob") is None  # his link is up: a name takes nobody's seat
+            admission.remember(None, "Bob", host.table.id, bob.token)
+            assert token_for(admission, None, "Bob") is None  # his link is up: a name takes nobody's seat
             await bob.stream.aclose()
             await ada.until(lambda: not ada.lobby.seats[1].connected)
             await trio.sleep(19)
-            assert admission.token_for(None, "Bob") == bob.token  # down, within the grace
+            assert token_for(admission, None, "Bob") == bob.token  # down, within the grace
             await trio.sleep(2)
             assert host.table.seats.by_token(bob.token) is not None  # the seat is still his...
-            assert admission.token_for(None, "Bob") is None  # ...but past the grace a name is not enough
-            assert admission.token_for(None, "Ada") is None  # nobody remembered under her name
+            assert token_for(admission, None, "Bob") is None  # ...but past the grace a name is not enough
+            assert token_for(admission, None, "Ada") is None  # nobody remembered under her name
 
 
 async def test_with_a_code_the_name_takes_its_seat_back_and_a_key_always_does(autojump_clock):
@@ -35,13 +47,13 @@ async def test_with_a_code_the_name_takes_its_seat_back_and_a_key_always_does(au
         with trio.fail_after(60):
             ada = await connect()
             seated = await ada.join("Ada", code="fjord")
-            admission.remember(None, "Ada", seated.token)
-            assert admission.token_for(None, "Ada") == seated.token  # the code was given at the login
-            admission.remember(KEY, "Ada", seated.token)
+            admission.remember(None, "Ada", host.table.id, seated.token)
+            assert token_for(admission, None, "Ada") == seated.token  # the code was given at the login
+            admission.remember(KEY, "Ada", host.table.id, seated.token)
             host.table.code = None
-            assert admission.token_for(KEY, "someone else") == seated.token  # the key is the proof
-            assert admission.token_for("SHA256:another", "Ada") is None  # another key is someone new
-            assert admission.token_for(None, "Ada") is None  # without the code, her link up: no
+            assert token_for(admission, KEY, "someone else") == seated.token  # the key is the proof
+            assert token_for(admission, "SHA256:another", "Ada") is None  # another key is someone new
+            assert token_for(admission, None, "Ada") is None  # without the code, her link up: no
 
 
 async def test_the_remembered_seats_are_bounded_the_oldest_forgotten(autojump_clock):
@@ -50,10 +62,41 @@ async def test_the_remembered_seats_are_bounded_the_oldest_forgotten(autojump_cl
         with trio.fail_after(60):
             seated = await (await connect()).join("Ada", code="fjord")
             for i in range(MAX_REMEMBERED + 1):
-                admission.remember(None, f"guest {i}", seated.token)
-            assert admission.token_for(None, "guest 0") is None
-            assert admission.token_for(None, "guest 1") == seated.token
-            assert admission.token_for(None, f"guest {MAX_REMEMBERED}") == seated.token
+                admission.remember(None, f"guest {i}", host.table.id, seated.token)
+            assert token_for(admission, None, "guest 0") is None
+            assert token_for(admission, None, "guest 1") == seated.token
+            assert token_for(admission, None, f"guest {MAX_REMEMBERED}") == seated.token
+
+
+async def test_at_a_club_a_key_gets_back_its_seat_at_each_table_and_a_name_its_newest_with_the_code(autojump_clock):
+    host = Host(ServerConfig(club=True, port=0, seed=1, grace=20))
+    admission = Admission(host)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            assert not admission.needs_code() and admission.club  # the club's lobby is open
+            friday = (await create_table("127.0.0.1", port, "hex", Settings(players=2))).table
+            coded = (await create_table("127.0.0.1", port, "downtown", Settings(players=2), code="fjord")).table
+            async with connect("127.0.0.1", port, name="Ann", table=friday) as at_friday, \
+                    connect("127.0.0.1", port, name="Ann", table=coded, code="fjord") as at_coded:
+                admission.remember(KEY, "Ann", friday, at_friday.token)
+                admission.remember(KEY, "Ann", coded, at_coded.token)
+                admission.remember(None, "Ann", friday, at_friday.token)
+                admission.remember(None, "Ann", coded, at_coded.token)
+                assert await admission.check_code("127.0.0.1", "fjord", coded)
+                assert not await admission.check_code("127.0.0.1", "fjorb", coded)
+                assert await admission.check_code("127.0.0.1", "anything", friday)  # an open table
+                # the key: both seats, the newest first, no code asked (the key is the proof)
+                assert admission.returning(KEY, "whoever") == [Back(coded, at_coded.token), Back(friday, at_friday.token)]
+                # the name: only its newest seat, and that table's code first (its link is up)
+                assert admission.returning(None, "Ann") == [Back(coded, at_coded.token, code=True)]
+                host.club.remove(host.club.tables[coded])
+                assert admission.returning(KEY, "Ann") == [Back(friday, at_friday.token)]  # a closed table's seat is gone
+                assert admission.returning(None, "Ann") == []  # Friday has no code and Ann's link there is up
+                assert admission.returning("SHA256:another", "Ann") == []
+            # Ann left Friday's lobby: the seat is freed, nothing to get back
+            assert admission.returning(KEY, "Ann") == admission.returning(None, "Ann") == []
+            nursery.cancel_scope.cancel()
 
 
 def test_ssh_sessions_are_limited_per_address_and_in_all_but_a_returning_guest_always_gets_in():

@@ -51,14 +51,15 @@ pytestmark = pytest.mark.pty
 SSH = shutil.which("ssh")
 
 
-def guest(port: int, name: str, known_hosts, key=None, *options: str, env: dict[str, str] | None = None) -> Terminal:
+def guest(port: int, name: str, known_hosts, key=None, *options: str, env: dict[str, str] | None = None,
+          columns: int = 80) -> Terminal:
     """``ssh`` as a guest types it, on a fresh known-hosts file and no user config; with
     the private ``key`` file if given, else with no key at all; ``options`` and ``env``
-    (the guest's own terminal's, e.g. its ``TERM``) added."""
+    (the guest's own terminal's, e.g. its ``TERM``) added; in a window ``columns`` wide."""
     login = ["-o", "IdentitiesOnly=yes", "-i", str(key)] if key else ["-o", "PubkeyAuthentication=no"]
     return Terminal(["-F", "/dev/null", "-o", "StrictHostKeyChecking=accept-new",
                      "-o", f"UserKnownHostsFile={known_hosts}", *login, *options,
-                     "-p", str(port), f"{name}@127.0.0.1"], command=(SSH,), env=env)
+                     "-p", str(port), f"{name}@127.0.0.1"], command=(SSH,), env=env, columns=columns)
 
 
 def host(tmp_path, *options: str, players: int = 2) -> tuple[Terminal, int]:
@@ -149,16 +150,9 @@ def test_a_guest_with_a_key_resizes_is_cut_off_and_gets_its_seat_back_by_the_key
             terminal.close()
 
 
-#: The smallest whole game three players can have: one pool and the six ice hexes round
-#: it, so two turns each (fewer with a double or a scout).
-POND = """name = "pond"
-players = [2, 3]
-hexes = [
-  {q = 0, r = 0, terrain = "water", number = 1, fish = [3, 2, 1]},
-  {q = 1, r = 0, terrain = "ice"}, {q = 1, r = -1, terrain = "ice"}, {q = 0, r = -1, terrain = "ice"},
-  {q = -1, r = 0, terrain = "ice"}, {q = -1, r = 1, terrain = "ice"}, {q = 0, r = 1, terrain = "ice"},
-]
-"""
+#: The smallest whole game three players can have (tests/data/pond.toml): one pool and the
+#: six ice hexes round it, so two turns each (fewer with a double or a scout).
+POND = (Path(__file__).parent / "data" / "pond.toml").read_text()
 
 
 def logged(terminal: Terminal) -> int:

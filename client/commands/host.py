@@ -142,7 +142,10 @@ def host_club(args: argparse.Namespace) -> int:
                       f"{getattr(error, 'strerror', None) or error}")
     port = running["port"]
     print(f"Hosting a club on {server.address}:{port}. Others join with:  "
-          f"{serve.join_command(server.address, port, None)}", flush=True)
+          f"{serve.join_command(server.address, port, None)}"
+          f"{f'  or  {server.ssh.command}' if server.ssh else ''}", flush=True)
+    if server.ssh is not None:
+        print(f"SSH host key fingerprint:  {server.ssh.fingerprint}", flush=True)
     local = "127.0.0.1" if server.address in ("0.0.0.0", "") else server.address
     args.address, args.wait, args.table = f"{local}:{port}", 10.0, None
     try:

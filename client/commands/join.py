@@ -89,12 +89,17 @@ def table_ui(host: str, port: int, args: argparse.Namespace, client_options: dic
 
 
 def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict,
-                 ask=getpass.getpass) -> int:
+                 ask=getpass.getpass, *, again: str | None = None, first: str | None = None) -> int:
     """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
-    lobby again, until the player leaves the lobby. A table that wants a code and was
+    lobby again, until the player leaves the lobby (then printing how to come back to
+    the seat kept at the last table, if one is). A table that wants a code and was
     given none (``--code``) asks for it with ``ask`` (by default not shown as it is typed,
     as ssh asks a password); a refusal (a full table, a wrong code), or a table that is
     gone (a club resumed without it), is shown in the lobby.
+    ``client_options`` are each table's client's (with ``unix_socket``, the lobby's
+    requests go there too: an SSH guest's, :mod:`client.sshguest`); ``again``: the command
+    that brings the player back to a seat (``None``: ``waddle join`` with the table's id);
+    ``first``: the id of a table to open before the lobby (a returning SSH guest's seat).
 
     Raises:
         OSError: the terminal UI cannot run.
@@ -102,14 +107,17 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
     import sys
 
     from client.core import TableGone
-    from client.ui.club import ClubLobby, choose
+    from client.ui.club import Choice, ClubLobby, choose
     from client.ui.style import want_colour
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise OSError(f"{host}:{port} is a club of many tables: its lobby needs a terminal "
                       f"(else: waddle tables {host}:{port}, then --table ID)")
-    lobby = ClubLobby(host, port, options.check_name(args.name), watching=bool(client_options.get("watch")))
-    while (choice := choose(lobby, colour=want_colour(args.no_color))) is not None:
+    lobby = ClubLobby(host, port, options.check_name(args.name), watching=bool(client_options.get("watch")),
+                      unix_socket=client_options.get("unix_socket"))
+    choice = Choice(first) if first else choose(lobby, colour=want_colour(args.no_color))
+    parting = None
+    while choice is not None:
         args.table = choice.table
         code = args.code
         if choice.code_required and code is None:
@@ -119,15 +127,19 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
                 code = None
         table_args = argparse.Namespace(**{**vars(args), "code": code})
         try:
-            where = f"waddle join {host}:{port} --table {choice.table}" + (f" --code {shell_word(code)}" if code else "")
+            where = "" if again else (f"waddle join {host}:{port} --table {choice.table}"
+                                      + (f" --code {shell_word(code)}" if code else ""))
             session = table_ui(host, port, table_args, {**client_options, "watch": choice.watch}, where)
         except TableGone as exc:
-            lobby.notice = exc.describe(choice.name or repr(choice.table))
-            continue
+            lobby.notice, parting = exc.describe(choice.name or repr(choice.table)), None
         except OSError as exc:
-            lobby.notice = str(exc)
-            continue
-        lobby.notice = come_back(session.state, table_args) or ""
+            lobby.notice, parting = str(exc), None
+        else:
+            parting = come_back_with(session.state, again) if again else come_back(session.state, table_args)
+            lobby.notice = parting or ""
+        choice = choose(lobby, colour=want_colour(args.no_color))
+    if parting:  # the seat kept at the last table: how to come back once the terminal is closed
+        print(parting, flush=True)
     return 0
 
 

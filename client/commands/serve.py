@@ -91,13 +91,15 @@ def ssh_from(args: argparse.Namespace):
 
 
 def ssh_lines(host) -> list[str]:
-    """What a host with an SSH gateway prints first: the ssh command, the host key's
-    fingerprint, and that anyone may come in when the table has no code."""
+    """What a host with an SSH gateway prints first: the ssh command (to a club: its
+    lobby), the host key's fingerprint, and that anyone may come in when the table has no
+    code (a club's lobby is open to all: each table asks its own code)."""
     lines = []
     if host.ssh is not None:
-        lines += [f"ssh guests:  {host.ssh.command}  (NAME: the name to play under)",
+        where = "; the club's lobby" if host.club is not None else ""
+        lines += [f"ssh guests:  {host.ssh.command}  (NAME: the name to play under{where})",
                   f"SSH host key fingerprint:  {host.ssh.fingerprint}"]
-        if host.table.code is None:
+        if host.table is not None and host.table.code is None:
             lines.append(OPEN_NOTE)
     return lines
 
@@ -413,6 +415,8 @@ def _announce_club(host, port: int) -> None:
     club = host.club
     join = join_command(host.address, port, None)
     where = join.removeprefix("waddle join ")
+    for line in ssh_lines(host):
+        print(line, flush=True)
     print(f"Waddle club on {host.address}:{port} ({len(club.tables)} tables)", flush=True)
     print(f"join with:  {join}  (the club's lobby: its tables, open one, join or watch)", flush=True)
     print(f"tables:     waddle tables {where}  (then: waddle join {where} --table ID)", flush=True)

@@ -19,6 +19,7 @@ network); every text of it is cleaned before it is shown.
 from __future__ import annotations
 
 import asyncio
+import functools
 import textwrap
 from dataclasses import dataclass, field
 
@@ -65,6 +66,8 @@ class ClubLobby:
     port: int
     name: str
     watching: bool = False
+    #: The Unix socket the requests go to (an SSH guest's; ``None``: ``host``:``port``).
+    unix_socket: str | None = None
     tables: list = field(default_factory=list)
     selected: int = 0
     notice: str = ""
@@ -125,7 +128,8 @@ class ClubLobby:
     async def refresh(self) -> None:
         """Ask the club for its tables (keeping the selected one selected)."""
         try:
-            listed = await asyncio.to_thread(trio.run, list_tables, self.host, self.port)
+            listed = await asyncio.to_thread(trio.run, functools.partial(
+                list_tables, self.host, self.port, unix_socket=self.unix_socket))
         except ClientError as exc:
             self.notice = str(exc)
             return
@@ -143,7 +147,8 @@ class ClubLobby:
             return False
         game = self.games[number - 1].name
         try:
-            created = await asyncio.to_thread(trio.run, create_table, self.host, self.port, game)
+            created = await asyncio.to_thread(trio.run, functools.partial(
+                create_table, self.host, self.port, game, unix_socket=self.unix_socket))
         except ClientError as exc:
             self.notice = str(exc)
             return False

@@ -1,26 +1,32 @@
-"""Who may come in over SSH, and which seat a guest gets back (the trio side; docs/ssh.md).
+"""Who may come in over SSH, and which seats a guest gets back (the trio side; docs/ssh.md).
 
 A table with a join code takes it as the SSH password (``password`` or
 ``keyboard-interactive``); a guest who comes with a public key instead is asked for it on
 the screen, once, unless the key already holds a seat here. A table without a code
-admits anyone. Codes are checked by the host's guard (:mod:`server.guard`: in constant time, wrong
-guesses slowed per address and in all, the same count as TCP's).
+admits anyone, and so does a club (its lobby is open; each of its tables asks its own
+code when the guest joins it, :mod:`client.ui.club`). Codes are checked by the host's
+guard (:mod:`server.guard`: in constant time, wrong guesses slowed per address and in
+all, the same count as TCP's).
 
-Seats are remembered here, in the host's memory, by what proved who the guest is:
+Seats are remembered here, in the host's memory, per table (a club's guest may hold seats
+at several), by what proved who the guest is:
 
-- a public key (its SHA-256 fingerprint): the same key gets the same seat back, at any
-  table, with or without a code (the key is the proof, as a seat token is);
+- a public key (its SHA-256 fingerprint): the same key gets the same seats back, with or
+  without a code (the key is the proof, as a seat token is);
 - a name (the SSH user name), for a guest without a key: at a table with a code the name
-  (with the code) reclaims its seat; at a table without one, only while that seat's link
-  is down and within the grace (:attr:`server.table.Table.lobby_grace` in the lobby,
-  :attr:`~server.table.Table.grace` in a game), so a name alone never takes a seat that
-  is in use or long given up.
+  with the code reclaims its seat (at a host of one table the code was the login's; at a
+  club's table it is asked on the screen first); at a table without one, only while that
+  seat's link is down and within the grace (:attr:`server.table.Table.lobby_grace` in the
+  lobby, :attr:`~server.table.Table.grace` in a game), so a name alone never takes a seat
+  that is in use or long given up. A name gets back one seat, its newest.
 
 The tokens themselves stay on the host (the guest's screen process is told its own
-token when it starts, :mod:`server.ssh.session`).
+tokens when it starts, :mod:`server.ssh.session`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import trio
 
@@ -28,42 +34,74 @@ import trio
 MAX_REMEMBERED = 1024
 
 
+@dataclass(frozen=True)
+class Back:
+    """A seat a returning guest may take back: at the table of id ``table``, by ``token``;
+    ``code``: whether the guest must first give that table's join code (a name at a club's
+    table with a code)."""
+
+    table: str
+    token: str
+    code: bool = False
+
+
 class Admission:
-    """The gateway's rules of entry over ``host`` (a :class:`server.host.Host`); every
-    method runs in the host's trio run."""
+    """The gateway's rules of entry over ``host`` (a :class:`server.host.Host`, of one
+    table or a club); every method runs in the host's trio run."""
 
     def __init__(self, host) -> None:
         self.host = host
-        self._seats: dict[tuple[str, str], str] = {}  # ("key", fingerprint) or ("name", name) -> token
+        self._seats: dict[tuple[str, str, str], str] = {}  # (kind, who, table id) -> token, oldest first
+
+    @property
+    def club(self) -> bool:
+        """Whether the host is a club (guests see its lobby, :mod:`client.ui.club`); fixed
+        when the host is made, so the gateway's loop reads it too."""
+        return self.host.club is not None
 
     def needs_code(self) -> bool:
-        """Whether the table asks for a join code."""
-        return self.host.table.code is not None
+        """Whether logging in asks for a join code: the host's one table has one (a club's
+        lobby is open)."""
+        return self.host.table is not None and self.host.table.code is not None
 
-    async def check_code(self, address: str, given: str) -> bool:
-        """Whether ``given`` (from ``address``) is the table's join code (any text when it
-        has none)."""
-        code = self.host.table.code
+    async def check_code(self, address: str, given: str, table: str | None = None) -> bool:
+        """Whether ``given`` (from ``address``) is the join code of the table of id
+        ``table`` (``None``: the host's one table; any text when the table has none)."""
+        found = self.host.table if table is None else self._table(table)
+        code = found.code if found is not None else None
         return code is None or self.host.guard.check(address, given, code).ok
 
-    def token_for(self, fingerprint: str | None, name: str) -> str | None:
-        """The seat token a guest gets back: by its key's ``fingerprint`` if it came with
-        one, else by ``name`` as the module says; ``None``: it joins as someone new."""
-        table = self.host.table
-        token = self._seats.get(("key", fingerprint) if fingerprint else ("name", name))
-        seat = table.seats.by_token(token) if token else None
-        if seat is None:
-            return None
-        if fingerprint or table.code is not None:
-            return token
-        if seat.peer is not None or seat.away_since is None:
-            return None
-        grace = table.lobby_grace if table.phase == "lobby" else table.grace
-        return token if trio.current_time() - seat.away_since < grace else None
+    def returning(self, fingerprint: str | None, name: str) -> list[Back]:
+        """The seats a guest gets back, the newest first: by its key's ``fingerprint`` if it
+        came with one, else by ``name`` as the module says (one at most); none: it comes as
+        someone new."""
+        who = ("key", fingerprint) if fingerprint else ("name", name)
+        backs = []
+        for (kind, ident, table_id), token in reversed(self._seats.items()):
+            table = self._table(table_id) if (kind, ident) == who else None
+            seat = table.seats.by_token(token) if table is not None else None
+            if seat is not None and (fingerprint or self._name_may(table, seat)):
+                backs.append(Back(table_id, token, not fingerprint and self.club and table.code is not None))
+        return backs if fingerprint else backs[:1]
 
-    def remember(self, fingerprint: str | None, name: str, token: str) -> None:
-        """Remember that the guest of ``fingerprint`` (else ``name``) holds ``token``'s seat."""
-        key = ("key", fingerprint) if fingerprint else ("name", name)
+    def _name_may(self, table, seat) -> bool:
+        """Whether a name alone takes back ``seat`` at ``table`` (see the module docstring)."""
+        if table.code is not None:
+            return True
+        if seat.peer is not None or seat.away_since is None:
+            return False
+        grace = table.lobby_grace if table.phase == "lobby" else table.grace
+        return trio.current_time() - seat.away_since < grace
+
+    def _table(self, table_id: str):
+        if self.host.club is not None:
+            return self.host.club.tables.get(table_id)
+        return self.host.table if self.host.table.id == table_id else None
+
+    def remember(self, fingerprint: str | None, name: str, table: str, token: str) -> None:
+        """Remember that the guest of ``fingerprint`` (else ``name``) holds ``token``'s seat
+        at the table of id ``table``."""
+        key = ("key", fingerprint, table) if fingerprint else ("name", name, table)
         self._seats.pop(key, None)
         self._seats[key] = token
         while len(self._seats) > MAX_REMEMBERED:

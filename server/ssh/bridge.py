@@ -12,7 +12,9 @@ read and changed in the trio run only.
 A guest's screen process reaches the host through a Unix socket of its own session, in
 a private folder (mode 0700), whose connections :meth:`server.host.Host.serve_stream`
 serves as it serves TCP connections: labelled with the guest's name and counted under
-the guest's own IP address, so the host's per-address limits apply to SSH guests too.
+the guest's own IP address, so the host's per-address limits (and a club's per-address
+limit on the tables opened) apply to SSH guests too; a seat such a connection takes keeps
+the guest's key fingerprint, which the history stores.
 """
 
 from __future__ import annotations
@@ -125,16 +127,18 @@ class Bridge:
 
     # -- the guests' links (trio side) ----------------------------------------------------
 
-    async def open_link(self, label: str, address: str) -> str:
+    async def open_link(self, label: str, address: str, fingerprint: str | None = None) -> str:
         """A fresh Unix socket path on which each connection is served by the host as a
-        client from ``address`` labelled ``label``, until :meth:`close_link`."""
+        client from ``address`` labelled ``label``, whose SSH key is ``fingerprint`` (a seat
+        it takes keeps it for the history; ``None``: no key), until :meth:`close_link`."""
         path = os.path.join(self._folder, f"{next(self._links)}.sock")
         sock = trio.socket.socket(trio.socket.AF_UNIX, trio.socket.SOCK_STREAM)
         await sock.bind(path)
         sock.listen(8)
         scope = trio.CancelScope()
         self._listeners[path] = scope
-        self._nursery.start_soon(self._serve_link, trio.SocketListener(sock), scope, label, address)
+        self._nursery.start_soon(self._serve_link, trio.SocketListener(sock), scope, label, address,
+                                 fingerprint)
         return path
 
     def close_link(self, path: str) -> None:
@@ -148,12 +152,12 @@ class Bridge:
             pass
 
     async def _serve_link(self, listener: trio.SocketListener, scope: trio.CancelScope,
-                          label: str, address: str) -> None:
+                          label: str, address: str, fingerprint: str | None) -> None:
         with scope:
             async with listener:
                 while True:
                     stream = await listener.accept()
-                    self.host.serve_stream(stream, label, address)
+                    self.host.serve_stream(stream, label, address, fingerprint)
 
 
 def _settle(future: asyncio.Future, result: outcome.Outcome) -> None:
@@ -167,7 +171,7 @@ def _settle(future: asyncio.Future, result: outcome.Outcome) -> None:
 
 async def run_gateway(host, config: SshConfig, *,
                       task_status: trio.TaskStatus[SshListening] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve ``host``'s table over SSH on ``host.address``:``config.port`` until cancelled;
+    """Serve ``host``'s table or club over SSH on ``host.address``:``config.port`` until cancelled;
     ``task_status.started(SshListening)`` once listening. On the way out every guest's
     session ends (its screen process stopped) before this returns.
 

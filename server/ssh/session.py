@@ -10,9 +10,10 @@ The pseudo-terminal follows the guest's terminal: its size from ``pty-req`` and 
 ``window-change`` (the kernel tells the screen, SIGWINCH), its TERM and what it can show
 (:mod:`server.ssh.terminal`). Bytes go both ways without interpretation; each way
 waits for the other end (a guest who reads slowly stops only its own screen, which then
-stops reading the host, whose queue limits apply). The screen process reports the seat
-token it is given on a pipe (``--seat-fd``), which the gateway remembers for the guest's
-key or name (:mod:`server.ssh.admission`).
+stops reading the host, whose queue limits apply). The screen process reports each seat
+token it is given, with its table, on a pipe (``--seat-fd``), which the gateway remembers
+for the guest's key or name (:mod:`server.ssh.admission`); a returning guest's screen is
+given its tokens back and, at a club, goes straight to the table of the newest.
 
 When the guest goes (its connection lost), the screen process is ended (SIGTERM, then
 SIGKILL after :data:`KILL_AFTER` seconds): the host sees a link drop, the seat is held
@@ -27,6 +28,7 @@ import asyncio
 import contextlib
 import fcntl
 import itertools
+import json
 import logging
 import os
 import signal
@@ -36,6 +38,7 @@ import termios
 import asyncssh
 
 from server.logbudget import peer_log
+from server.ssh.admission import Back
 from server.ssh.terminal import RESET, term_name, ui_flags
 
 log = logging.getLogger("waddle.server.ssh")
@@ -157,15 +160,17 @@ class GuestSession(asyncssh.SSHServerSession):
     async def _run(self) -> None:
         server, bridge = self.server, self.gate.bridge
         try:
-            token = await bridge.call(bridge.admission.token_for, server.fingerprint, server.name)
-            if token is None and server.needs_code and not server.admitted and not await self._ask_code():
+            backs = await bridge.call(bridge.admission.returning, server.fingerprint, server.name)
+            if backs and backs[0].code and not await self._ask_code(backs[0].table):
+                backs = []  # a name without its table's code: at the club's lobby as someone new
+            if not backs and server.needs_code and not server.admitted and not await self._ask_code():
                 return self._close("no join code given", 1)
-            why = self.gate.may_open(server.address, returning=token is not None)
+            why = self.gate.may_open(server.address, returning=bool(backs))
             if why:
                 return self._close(why, 1)
             self.gate.sessions[self] = server.address
             try:
-                await self._play(token)
+                await self._play(backs)
             finally:
                 self.gate.sessions.pop(self, None)
         except RuntimeError as exc:  # the host is stopping
@@ -174,37 +179,42 @@ class GuestSession(asyncssh.SSHServerSession):
             log.exception("SSH session of %s@%s failed", server.name, server.address)
             self._close("the session failed (the host's log says why)", 1)
 
-    async def _ask_code(self) -> bool:
-        """Ask a guest who came with a key for the table's code on the screen; whether
-        they gave it (within :data:`server.ssh.gate.CODE_TRIES` tries)."""
+    async def _ask_code(self, table: str | None = None) -> bool:
+        """Ask the guest for a join code on the screen: the host's one table's (``table``
+        ``None``: a guest who came with a key) or, at a club, that of the table of id
+        ``table`` where the guest's name holds a seat; whether they gave it (within
+        :data:`server.ssh.gate.CODE_TRIES` tries)."""
         from server.ssh.gate import CODE_TRIES
 
         bridge = self.gate.bridge
+        question = b"This table has a join code. Join code: " if table is None else \
+            b"Your seat is at a table with a join code. Join code (Enter: to the club's lobby): "
         for _ in range(CODE_TRIES):
             self._prompt = _CodePrompt()
-            self.chan.write(b"This table has a join code. Join code: ")
+            self.chan.write(question)
             code = await self._prompt.answer()
             self._prompt = None
-            if code is None:
+            if code is None or (table is not None and not code):
+                self.chan.write(b"\r\n")
                 return False
-            if await bridge.call(bridge.admission.check_code, self.server.address, code):
-                self.code = code
+            if await bridge.call(bridge.admission.check_code, self.server.address, code, table):
+                self.code = code if table is None else None
                 self.chan.write(b"\r\n")
                 return True
             self.chan.write(b"\r\nWrong code.\r\n")
         return False
 
-    async def _play(self, token: str | None) -> None:
+    async def _play(self, backs: list[Back]) -> None:
         server, bridge = self.server, self.gate.bridge
         label = f"#ssh{next(_numbers)} {server.address} ({server.name})"
-        path = await bridge.call(bridge.open_link, label, server.address)
+        path = await bridge.call(bridge.open_link, label, server.address, server.fingerprint)
         try:
             peer_log.info("SSH guest %s from %s%s", server.name, server.address,
                      f" (key {server.fingerprint})" if server.fingerprint else "")
             self._pty = _Pty(self.chan, self.size)
             seats = _SeatPipe(self._remember)
             try:
-                process = await self._spawn(path, seats.write_fd, token)
+                process = await self._spawn(path, seats.write_fd, backs)
             finally:
                 seats.started()
             try:
@@ -217,19 +227,20 @@ class GuestSession(asyncssh.SSHServerSession):
             self._pty.drain()
             self._close(None if status == 0 else "the game's screen ended unexpectedly", status)
 
-    async def _spawn(self, path: str, seat_fd: int, token: str | None) -> asyncio.subprocess.Process:
+    async def _spawn(self, path: str, seat_fd: int, backs: list[Back]) -> asyncio.subprocess.Process:
         server = self.server
         chan_env = self.chan.get_environment()
         env = {name: os.environ[name] for name in KEPT_ENVIRONMENT if name in os.environ}
         env.update(TERM=self.term, LC_ALL="C.UTF-8", PYTHONIOENCODING="utf-8")
-        code = server.code or self.code
+        code = None if self.gate.bridge.admission.club else server.code or self.code
         if code:
             env["WADDLE_CODE"] = code  # not on the command line: others on the host could read it
-        if token:
-            env["WADDLE_SEAT_TOKEN"] = token
+        if backs:  # the guest's own tokens, by table: not on the command line either
+            env["WADDLE_SEATS"] = json.dumps({back.table: back.token for back in backs})
+        first = ["--table", backs[0].table] if backs and self.gate.bridge.admission.club else []
         argv = [*self.gate.config.guest_command, "--socket", path, "--name", server.name,
                 "--seat-fd", str(seat_fd), "--again", self.gate.command(server.name),
-                *ui_flags(self.term, chan_env)]
+                "--at", f"{self.gate.shown}:{self.gate.port}", *first, *ui_flags(self.term, chan_env)]
         slave = self._pty.slave
         try:
             return await asyncio.create_subprocess_exec(
@@ -253,10 +264,10 @@ class GuestSession(asyncssh.SSHServerSession):
         self._pty.close()
         return None
 
-    def _remember(self, token: str) -> None:
+    def _remember(self, table: str, token: str) -> None:
         bridge = self.gate.bridge
         future = asyncio.ensure_future(bridge.call(bridge.admission.remember, self.server.fingerprint,
-                                                   self.server.name, token))
+                                                   self.server.name, table, token))
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
 
@@ -371,7 +382,7 @@ class _Pty:
 
 class _SeatPipe:
     """The pipe on which the screen process reports each seat token it is given (one
-    ``seated TOKEN`` line each time), read on the loop."""
+    ``seated TABLE TOKEN`` line each time: the table's id and the token), read on the loop."""
 
     def __init__(self, remember) -> None:
         self.remember = remember
@@ -400,9 +411,9 @@ class _SeatPipe:
         *lines, rest = self._buffer.split(b"\n")
         self._buffer = bytearray(rest[:MAX_SEAT_LINE])
         for line in lines:
-            word, _, token = line.decode("ascii", "replace").partition(" ")
-            if word == "seated" and 0 < len(token) <= MAX_SEAT_LINE and token.isascii():
-                self.remember(token)
+            words = line.decode("ascii", "replace").split(" ")
+            if len(words) == 3 and words[0] == "seated" and all(words[1:]) and line.isascii():
+                self.remember(words[1], words[2])
 
     def close(self) -> None:
         self.started()
