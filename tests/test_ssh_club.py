@@ -17,8 +17,10 @@ At a club's table with a join code, a guest who types a wrong one is refused in 
 lobby (``bad_code``), the right one seats her. Her ssh killed, a guest coming back by
 that name is asked the table's code by the gateway first: a stranger with wrong codes
 lands at the lobby as somebody new, the seat still hers; she, with the code, is back in
-her seat. Waiting is for the screens (and the host's save and the club's listing),
-bounded by a timeout; no sleeps.
+her seat. ``serve --club --ssh`` prints the ssh command first, and ``host --club --ssh``
+beside the join command on its first line, with the host key's fingerprint; a guest's
+ssh reaches that club's lobby and opens a table the host sees. Waiting is for the
+screens (and the host's save and the club's listing), bounded by a timeout; no sleeps.
 """
 
 from __future__ import annotations
@@ -250,6 +252,29 @@ def test_at_a_club_s_table_with_a_code_a_wrong_code_is_refused_and_a_name_needs_
         wait(terminals, lambda: "ann (you)" in ann.text() and "Waddle: the lobby" in ann.text(),
              "ann back in her own seat")
         assert "(2)" not in ann.text() and len(listing(port)["Locked"].seats) == 1
+    finally:
+        for terminal in terminals:
+            terminal.close()
+
+
+def test_waddle_host_club_with_ssh_prints_the_ssh_command_beside_the_join_command_and_lets_guests_in(tmp_path):
+    hana = Terminal(["host", "--club", "--port", "0", "--ssh", "0", "--no-history", "--save", str(tmp_path / "club"),
+                     "--name", "Hana"], columns=WIDE, env={"XDG_DATA_HOME": str(tmp_path)})
+    terminals = [hana]
+    try:
+        wait(terminals, lambda: "0 tables; you: Hana" in hana.text(), "the host at the club's lobby")
+        hana.read()
+        printed = bytes(hana.output).decode("utf-8", "replace")
+        first = re.search(r"Hosting a club on 127\.0\.0\.1:(\d+)\. Others join with:  waddle join 127\.0\.0\.1:\1"
+                          r"  or  ssh -p (\d+) NAME@127\.0\.0\.1\r?\n", printed)
+        assert first and "SSH host key fingerprint:  SHA256:" in printed
+        ann = guest(int(first.group(2)), "ann", tmp_path / "known_hosts", columns=WIDE)
+        terminals.append(ann)
+        wait(terminals, lambda: f"Waddle club at 127.0.0.1:{first.group(2)}: 0 tables; you: ann" in ann.text(),
+             "a guest at the host's club")
+        ann.keys("n1")
+        wait(terminals, lambda: "Waddle 1" in hana.text() and "ann" in row(hana, "Waddle 1"),
+             "the guest's table in the host's lobby")
     finally:
         for terminal in terminals:
             terminal.close()
