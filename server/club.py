@@ -267,14 +267,15 @@ class Club:
             if not self.name_taken(name):
                 return name
 
-    def info(self, table: Table) -> TableInfo:
+    def info(self, table: Table, now: float | None = None) -> TableInfo:
         """``table`` as the club's lobby lists it (names, never tokens), with the names'
         ratings in its game when the club has a history. Made again only when what it
         shows of the table changed, or its ratings are :data:`RATINGS_FRESH` seconds old
-        (a game finished elsewhere may have moved them; one here changes the table)."""
+        (a game finished elsewhere may have moved them; one here changes the table).
+        ``now``: trio's clock, if known."""
         state = _shown_state(table, self.names.get(table.id, table.id))
         listed = self._listed.get(table.id)
-        now = trio.current_time()
+        now = trio.current_time() if now is None else now
         if listed is None or listed.state != state or (self.ratings and now - listed.made >= RATINGS_FRESH):
             listed = self._listed[table.id] = _Listed(state, now, self._info(table, state[0]))
         return listed.info
@@ -293,7 +294,8 @@ class Club:
 
     def listing(self) -> Tables:
         """Every table, oldest first."""
-        return Tables(tables=[self.info(table) for table in self.tables.values()])
+        now = trio.current_time()
+        return Tables(tables=[self.info(table, now) for table in self.tables.values()])
 
     # -- requests ----------------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ without a turn timer changes nothing it waits for). A seat that may
 act is played by a bot when it is a bot seat (after ``table.bot_delay``), when its
 player has been away for ``table.grace`` seconds, or when the turn timer ran out; a
 stand-in is the table's bot kind (:attr:`server.table.Table.standin_kind`). Bots think
-in a worker thread on a private copy of what their seat knows
-(:meth:`waddle.ruleset.Match.position`). During a pause (half-time) no bot acts; the
+in a worker thread (a quick one, such as a random bot, on the loop) on a private copy of
+what their seat knows (:meth:`waddle.ruleset.Match.position`). During a pause (half-time) no bot acts; the
 pause ends when its time is up (:meth:`server.table.Table.go_on`).
 """
 
@@ -187,10 +187,16 @@ class Driver:
 
     async def _choose(self, bot: Bot, number: int, kind: str) -> Any:
         """``bot``'s action for seat ``number``; a random bot's if it fails."""
-        table = self.table
         try:
-            return await table.offload(bot.choose, table.match.position(number))
+            return await self._think(bot, number)
         except Exception:
             log.exception("bot %s failed for seat %d; a random bot plays instead", kind, number)
-            fallback = table.ruleset.make_bot("random")
-            return await table.offload(fallback.choose, table.match.position(number))
+            return await self._think(self.table.ruleset.make_bot("random"), number)
+
+    async def _think(self, bot: Bot, number: int) -> Any:
+        """``bot``'s choice for seat ``number``: in a worker thread, a quick bot's here
+        (:class:`waddle.ruleset.Bot`)."""
+        if getattr(bot, "quick", False):
+            await trio.lowlevel.checkpoint()
+            return bot.choose(self.table.match.position(number))
+        return await self.table.offload(bot.choose, self.table.match.position(number))

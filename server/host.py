@@ -31,6 +31,7 @@ from protocol.messages import Closing, JoinTable, Settings
 from server.club import Club, ClubLimits, Ratings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
+from server.flush import Flusher
 from server.guard import Guard
 from server.history import History, finished_game, last_written
 from server.logbudget import LogBudget, peer_log
@@ -142,6 +143,8 @@ class Host:
         #: Checks every guess of the join code, at every table and from every way in (TCP's
         #: join and watch, the SSH gateway's passwords): ``guard.check(address, given, code)``.
         self.guard = options["guard"] = config.guard or Guard()
+        if config.club:
+            options["flusher"] = Flusher()  # one flush for all its tables' saves
         #: Bounds the lines connections make the host log, in all, while :meth:`run` runs.
         self.log_budget = config.log_budget or LogBudget()
         #: The history writer (``None``: no history), fed each game a table finishes.

@@ -25,6 +25,7 @@ import msgspec
 import trio
 
 from protocol.messages import PROTOCOL_VERSION, Settings
+from server.flush import File, Flusher, flush
 from server.seats import Seat
 from waddle.errors import RecordError
 from waddle.files import MAX_RECORD_BYTES, parse_json, read_text, write_json
@@ -219,11 +220,13 @@ class Saver:
 
     def __init__(self, path: Path, content: Callable[[], dict[str, Any]], version: Callable[[], int],
                  table: Callable[[], str], offload: Callable[..., Awaitable[Any]], *,
-                 sync_interval: float = SYNC_INTERVAL, retry_interval: float = RETRY_INTERVAL) -> None:
+                 flusher: Flusher | None = None, sync_interval: float = SYNC_INTERVAL,
+                 retry_interval: float = RETRY_INTERVAL) -> None:
         self.path = path
         self.journal = journal_path(path)
         self._content, self._version, self._table = content, version, table
         self._offload = offload
+        self._flusher = flusher or Flusher(offload)
         self.sync_interval, self.retry_interval = sync_interval, retry_interval
         self._fd: int | None = None      # the journal, open for appending
         self._pending = bytearray()      # journal bytes not yet written to the operating system
@@ -232,6 +235,7 @@ class Saver:
         self.base = 0
         self._dirty = False              # written, not yet on the disk
         self._unsynced: Path | None = None  # a new save file not yet on the disk
+        self._retired: list[int] = []    # replaced journals still open, to close off the loop
         self._wanted = False             # a snapshot is asked for
         self._snapshotting = False
         self._failing: str | None = None
@@ -306,28 +310,42 @@ class Saver:
         self._wake.set()
 
     async def aclose(self) -> bool:
-        """:meth:`close`, with the last snapshot and ``fsync`` in a worker thread (the loop
-        goes on meanwhile; what is played meanwhile is journaled as ever)."""
+        """:meth:`close`, with the last snapshot, ``fsync`` and closing in a worker thread
+        (the loop goes on meanwhile; what is played meanwhile is journaled as ever)."""
         if self._closed is None and self._version() > 0:
             self._write_pending()
             if self.base < self._version() and not self._snapshotting:
                 await self._snapshot()
             await self._sync()
-        return self.close()
+        offload = self._offload
+        closed = self._stop()
+        if self._retired:
+            await offload(_close, self._take_retired())
+        return closed
 
     def close(self) -> bool:
         """Save everything now, blocking (the last snapshot, the journal to the disk) and
         stop; return :attr:`saved`. Idempotent: a second call returns the first's answer."""
+        closed = self._stop()
+        _close(self._take_retired())
+        return closed
+
+    def _stop(self) -> bool:
+        """Save what is left, blocking, and stop: the files to close are :attr:`_retired`."""
         if self._closed is not None:
             return self._closed
         self._finish()
         self._closed = self.saved
         if self._fd is not None:
-            os.close(self._fd)
+            self._retired.append(self._fd)
             self._fd = None
         # the table's callbacks hold the table, which holds this saver: let both go
-        self._content = self._version = self._table = self._offload = None
+        self._content = self._version = self._table = self._offload = self._flusher = None
         return self._closed
+
+    def _take_retired(self) -> list[int]:
+        retired, self._retired = self._retired, []
+        return retired
 
     def _finish(self) -> None:
         """Write what is pending, the snapshot if it is behind, and the journal to the disk, blocking."""
@@ -336,7 +354,7 @@ class Saver:
             if self.base < self._version() and not self._snapshotting:
                 self.begin()  # (else the journal, complete, extends the snapshot being written)
             if (due := self._due_sync()) is not None:
-                self._synced(_fsync(*due))
+                self._synced(flush([due])[0])
 
     def _write_pending(self) -> bool:
         if self._fd is None:
@@ -368,9 +386,10 @@ class Saver:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
             return self._fail(f"cannot start the journal {self.journal}: {exc}", self._consequence())
-        old, self._fd = self._fd, fd
-        if old is not None:
-            os.close(old)
+        if self._fd is not None:  # closing the replaced journal frees its blocks: slow, so not here
+            self._retired.append(self._fd)
+            self._wake.set()
+        self._fd = fd
         self._pending.clear()
         self._written()
         self._snapshotted.set()
@@ -432,6 +451,8 @@ class Saver:
                 self._snapshot_written(self.base)  # the journal could not be started: again
             if self._pending:
                 self._write_pending()
+            if self._retired:
+                await self._offload(_close, self._take_retired())
             if self._dirty and self._fd is not None and trio.current_time() >= synced + self.sync_interval:
                 await self._sync()
                 synced = trio.current_time()
@@ -440,14 +461,14 @@ class Saver:
         """Bring the journal (and a new save file) to the disk in a worker thread, if they
         were written since the last time."""
         if (due := self._due_sync()) is not None:
-            self._synced(await self._offload(_fsync, *due))
+            self._synced(await self._flusher.sync(*due))
 
-    def _due_sync(self) -> tuple[int, Path | None] | None:
-        """What to bring to the disk (the journal, a new save file), taken as done; ``None``: nothing."""
+    def _due_sync(self) -> tuple[File, ...] | None:
+        """What to bring to the disk (a new save file, the journal), taken as done; ``None``: nothing."""
         if self._fd is None or not (self._dirty or self._unsynced):
             return None
         self._dirty, unsynced, self._unsynced = False, self._unsynced, None
-        return self._fd, unsynced
+        return (self._fd,) if unsynced is None else (unsynced, self._fd)
 
     async def _snapshot(self) -> None:
         """Write a snapshot in the background; the journal goes on meanwhile."""
@@ -481,17 +502,8 @@ class Saver:
             await waiting.wait()
 
 
-def _fsync(fd: int, path: Path | None = None) -> OSError | None:
-    """Bring the file ``fd`` (and the file at ``path`` first) to the disk (in a worker
-    thread); the error, if it failed."""
-    try:
-        if path is not None:
-            saved = os.open(path, os.O_RDONLY)
-            try:
-                os.fsync(saved)
-            finally:
-                os.close(saved)
-        os.fsync(fd)
-    except OSError as exc:
-        return exc
-    return None
+def _close(fds: list[int]) -> None:
+    """Close the files ``fds`` (in a worker thread: closing a replaced journal frees its blocks)."""
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)

@@ -51,6 +51,7 @@ from protocol.messages import (
 )
 from server.acts import ActPart
 from server.audiences import AudiencePart
+from server.flush import Flusher
 from server.games import GamePart
 from server.guard import Guard
 from server.lobby import LobbyPart
@@ -85,13 +86,16 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
             order then follows the game's own seed, e.g. the standard map's).
         pause: seconds a pause the game asks for (the hex game: half-time) lasts at most
             while people have not all said to go on.
+        guard: what slows down guesses of the join code (shared by a host's tables).
+        flusher: brings the save to the disk with other tables' (:mod:`server.flush`: a
+            club's); ``None``: on its own, through :attr:`offload`.
     """
 
     def __init__(self, settings: Settings | None = None, *, ruleset: Ruleset | None = None,
                  code: str | None = None, save: str | Path | None = None, grace: float = 30.0,
                  lobby_grace: float = 30.0, standin: str | None = None, bot_delay: float = 0.0,
                  prepared: Prepared | None = None, seed: int | None = None,
-                 pause: float = 20.0, guard: Guard | None = None) -> None:
+                 pause: float = 20.0, guard: Guard | None = None, flusher: Flusher | None = None) -> None:
         self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         self.settings = self._complete(settings or Settings())
         #: The game's options the host itself chose (a file they name, the owner may keep).
@@ -142,7 +146,7 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
-                           lambda *a: self.offload(*a)) if save else None
+                           lambda *a: self.offload(*a), flusher=flusher) if save else None
         self._first_save = Path(save) if save else None
 
     def wake(self) -> None:

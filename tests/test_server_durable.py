@@ -2,6 +2,7 @@
 of it; a host killed at the worst moment, or in the middle of a write, resumes with
 everything every client saw; failed saves stay unsaved, are retried and reported once."""
 
+import contextlib
 import json
 import logging
 import os
@@ -372,6 +373,16 @@ async def test_a_new_game_s_save_file_and_its_journal_reach_the_disk_off_the_loo
             synced.clear()
         assert read_save(save).match.game.moves == host.table.match.game.moves
     assert synced and all(offloaded for _, offloaded in synced)  # the last save too
+    assert not open_files_under(tmp_path)  # every journal closed, the replaced ones too
+
+
+def open_files_under(folder) -> list[str]:
+    """The files under ``folder`` this process has open."""
+    paths = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            paths.append(os.readlink(f"/proc/self/fd/{fd}"))
+    return [path for path in paths if path.startswith(str(folder))]
 
 
 async def test_a_seat_keeps_the_ssh_key_it_was_taken_with_through_its_save_and_a_resume(tmp_path, autojump_clock):

@@ -155,7 +155,12 @@ class Analysis(msgspec.Struct, frozen=True):
 
 class Bot(Protocol):
     """A bot: ``choose(position)`` returns a legal action for the seat that the position
-    (from :meth:`Match.position` or :meth:`View.position`) is for, without changing it."""
+    (from :meth:`Match.position` or :meth:`View.position`) is for, without changing it.
+
+    A bot class may set ``quick = True`` when it nearly always chooses in well under a
+    millisecond (a random bot): a host then runs its choice on its event loop, where
+    handing it to a worker thread would cost more than the choice. Any other bot thinks
+    in a worker thread."""
 
     name: str
 

@@ -43,6 +43,7 @@ class RandomBot:
     """Plays a random legal action, drawn in stages (see the module docstring)."""
 
     name = "random"
+    quick = True  # a host's loop runs it (:class:`waddle.ruleset.Bot`)
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)

@@ -45,6 +45,7 @@ class RandomBot:
     """Plays a uniformly random legal action."""
 
     name = "random"
+    quick = True  # a host's loop runs it (:class:`waddle.ruleset.Bot`)
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
