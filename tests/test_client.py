@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 import trio
+from test_server_kit import inline
 
 import protocol
 from client import ActionRejected, ClientError, Status, connect
@@ -605,6 +606,7 @@ async def bot_until_the_host_stops(tmp_path, args, *, resume: bool):
     save = tmp_path / "night.json"
     first = Host(ServerConfig(port=0, settings=Settings(players=2, bots=["random"]), prepared=ON_ISLES,
                               seed=3, save=save, bot_delay=1.0))
+    first.table.offload = inline  # a save in a worker thread would let virtual time run away
     outcome, done = [], trio.Event()
 
     async def bot() -> None:
@@ -633,6 +635,7 @@ async def bot_until_the_host_stops(tmp_path, args, *, resume: bool):
             last = first
             if resume:
                 last = Host(ServerConfig(resume=save, bot_delay=0.0))
+                last.table.offload = inline
                 await nursery.start(last.run)
                 assert last.port == port  # where the save says the host listened
             await done.wait()
