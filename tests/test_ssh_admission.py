@@ -68,7 +68,7 @@ async def test_the_remembered_seats_are_bounded_the_oldest_forgotten(autojump_cl
             assert token_for(admission, None, f"guest {MAX_REMEMBERED}") == seated.token
 
 
-async def test_at_a_club_a_key_gets_back_its_seat_at_each_table_and_a_name_its_newest_with_the_code(autojump_clock):
+async def test_at_a_club_a_key_gets_back_its_seat_at_each_table_and_a_name_its_newest_with_the_code():
     host = Host(ServerConfig(club=True, port=0, seed=1, grace=20))
     admission = Admission(host)
     with trio.fail_after(60):
