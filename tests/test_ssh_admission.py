@@ -6,6 +6,7 @@ host of one table and at a club's tables, and the gateway's session limits
 import trio
 from test_server_kit import config, hosting, started_pair
 
+from client.botplay import play
 from client.club import create_table
 from client.core import connect
 from protocol import Settings
@@ -13,6 +14,7 @@ from server import Host, ServerConfig
 from server.ssh import SshConfig
 from server.ssh.admission import MAX_REMEMBERED, Admission, Back
 from server.ssh.gate import Gate
+from waddle.ruleset import get_ruleset
 
 KEY = "SHA256:ann's-key"
 
@@ -96,6 +98,26 @@ async def test_at_a_club_a_key_gets_back_its_seat_at_each_table_and_a_name_its_n
                 assert admission.returning("SHA256:another", "Ann") == []
             # Ann left Friday's lobby: the seat is freed, nothing to get back
             assert admission.returning(KEY, "Ann") == admission.returning(None, "Ann") == []
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_key_finds_a_seat_its_ssh_guest_took_as_a_resumed_save_says_and_none_once_the_game_is_over():
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0))
+    admission = Admission(host)
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "hex", Settings(players=2, bots=["random"]))
+            async with connect("127.0.0.1", port, name="Ann", table=made.table) as ann:
+                assert admission.returning(KEY, "Ann") == []  # never remembered, the seat knows no key
+                table = host.club.tables[made.table]
+                table.seats[0].fingerprint = KEY  # what a resumed save keeps of a seat taken over SSH
+                assert admission.returning(KEY, "whoever") == [Back(made.table, ann.token)]
+                assert admission.returning("SHA256:another", "Ann") == admission.returning(None, "Ann") == []
+                await ann.start()
+                await play(ann, get_ruleset("hex").make_bot("random", 1))
+                assert table.phase == "finished"
+                assert admission.returning(KEY, "Ann") == []  # a game over: nothing to go back to
             nursery.cancel_scope.cancel()
 
 

@@ -19,7 +19,9 @@ that name is asked the table's code by the gateway first: a stranger with wrong 
 lands at the lobby as somebody new, the seat still hers; she, with the code, is back in
 her seat. ``serve --club --ssh`` prints the ssh command first, and ``host --club --ssh``
 beside the join command on its first line, with the host key's fingerprint; a guest's
-ssh reaches that club's lobby and opens a table the host sees. Waiting is for the
+ssh reaches that club's lobby and opens a table the host sees. A club stopped mid-game
+and resumed (a new gateway, which never saw her sit down) takes Ann's key straight back to
+her seat: the save kept the key's fingerprint with the seat. Waiting is for the
 screens (and the host's save and the club's listing), bounded by a timeout; no sleeps.
 """
 
@@ -275,6 +277,38 @@ def test_waddle_host_club_with_ssh_prints_the_ssh_command_beside_the_join_comman
         ann.keys("n1")
         wait(terminals, lambda: "Waddle 1" in hana.text() and "ann" in row(hana, "Waddle 1"),
              "the guest's table in the host's lobby")
+    finally:
+        for terminal in terminals:
+            terminal.close()
+
+
+def test_a_key_finds_its_seat_at_a_resumed_club_by_the_fingerprint_its_save_kept(tmp_path):
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    server, _, ssh_port = club_host(tmp_path, "--players", "2", "--bots", "easy", "--no-history")
+    terminals = [server]
+    try:
+        ann = guest(ssh_port, "ann", tmp_path / "known_hosts", key, columns=WIDE)
+        terminals.append(ann)
+        wait(terminals, lambda: "0 tables; you: ann" in ann.text(), "the club's lobby")
+        ann.keys("n1")
+        wait(terminals, lambda: "ann (you)" in ann.text() and "Waddle: the lobby" in ann.text(), "ann's table")
+        to_start(ann, terminals)
+        ann.keys("\r")
+        wait(terminals, lambda: "Track A" in ann.text(), "the game against the host's bot")
+        server.proc.send_signal(signal.SIGINT)
+        wait(terminals, lambda: server.proc.poll() is not None and ann.proc.poll() is not None,
+             "the host stopped, ann's ssh ended")
+        resumed = Terminal(["serve", "--resume", str(tmp_path / "club"), "--ssh", "0", "--no-history"],
+                           columns=130, env={"XDG_DATA_HOME": str(tmp_path)})
+        terminals.append(resumed)
+        wait(terminals, lambda: "Waddle club on 127.0.0.1:" in resumed.text() and "(1 tables)" in resumed.text(),
+             "the club resumed with its table")
+        again = int(re.search(r"ssh -p (\d+) NAME@127\.0\.0\.1", resumed.text()).group(1))
+        ann = guest(again, "ann", tmp_path / "known_hosts2", key, columns=WIDE)
+        terminals.append(ann)
+        wait(terminals, lambda: "ann (you)" in ann.text() and "Track A" in ann.text(),
+             "ann's key straight back to her seat, which the new gateway never saw her take")
     finally:
         for terminal in terminals:
             terminal.close()

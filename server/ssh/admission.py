@@ -12,7 +12,9 @@ Seats are remembered here, in the host's memory, per table (a club's guest may h
 at several), by what proved who the guest is:
 
 - a public key (its SHA-256 fingerprint): the same key gets the same seats back, with or
-  without a code (the key is the proof, as a seat token is);
+  without a code (the key is the proof, as a seat token is), and so does a seat whose last
+  SSH guest was that key (the seat keeps it, in its save too: after a resume the key still
+  finds its seats);
 - a name (the SSH user name), for a guest without a key: at a table with a code the name
   with the code reclaims its seat (at a host of one table the code was the login's; at a
   club's table it is asked on the screen first); at a table without one, only while that
@@ -73,16 +75,28 @@ class Admission:
 
     def returning(self, fingerprint: str | None, name: str) -> list[Back]:
         """The seats a guest gets back, the newest first: by its key's ``fingerprint`` if it
-        came with one, else by ``name`` as the module says (one at most); none: it comes as
-        someone new."""
+        came with one (those remembered here, then those whose last SSH guest was that key,
+        :attr:`server.seats.Seat.fingerprint`: a resumed host's), else by ``name`` as the
+        module says (one at most); at a club, only at tables whose game is not over. None:
+        it comes as someone new."""
         who = ("key", fingerprint) if fingerprint else ("name", name)
         backs = []
         for (kind, ident, table_id), token in reversed(self._seats.items()):
             table = self._table(table_id) if (kind, ident) == who else None
-            seat = table.seats.by_token(token) if table is not None else None
+            seat = table.seats.by_token(token) if table is not None and self._open(table) else None
             if seat is not None and (fingerprint or self._name_may(table, seat)):
                 backs.append(Back(table_id, token, not fingerprint and self.club and table.code is not None))
-        return backs if fingerprint else backs[:1]
+        if not fingerprint:
+            return backs[:1]
+        found = {back.table for back in backs}
+        return backs + [Back(table.id, seat.token) for table in self._tables() if table.id not in found
+                        and self._open(table) for seat in table.seats
+                        if seat.fingerprint == fingerprint and seat.bot is None]
+
+    def _open(self, table) -> bool:
+        """Whether a seat at ``table`` is worth going back to: at a club, its game is not
+        over (a finished one's rematch is asked at the table); the one table of a host, always."""
+        return not self.club or table.phase != "finished"
 
     def _name_may(self, table, seat) -> bool:
         """Whether a name alone takes back ``seat`` at ``table`` (see the module docstring)."""
@@ -97,6 +111,9 @@ class Admission:
         if self.host.club is not None:
             return self.host.club.tables.get(table_id)
         return self.host.table if self.host.table.id == table_id else None
+
+    def _tables(self):
+        return list(self.host.club.tables.values()) if self.host.club is not None else [self.host.table]
 
     def remember(self, fingerprint: str | None, name: str, table: str, token: str) -> None:
         """Remember that the guest of ``fingerprint`` (else ``name``) holds ``token``'s seat
