@@ -448,11 +448,10 @@ class Club:
 
 
 def _shown_state(table: Table, name: str) -> tuple[Any, ...]:
-    """What of ``table`` its listing shows (:class:`protocol.messages.TableInfo`) but the
-    ratings, to compare: its name first."""
-    return (name, table.phase, table.games, table.settings, table.code is not None,
-            tuple((seat.name, seat.bot, seat.peer is None) for seat in table.seats),
-            sum(1 for peer in table.peers if peer.watching))
+    """What tells whether ``table``'s listing (:class:`protocol.messages.TableInfo`) but
+    its ratings changed: its name first, then its lobby's changes and its connections (a
+    spectator comes or goes without a lobby sent)."""
+    return name, table.shown, len(table.peers)
 
 
 def _idle(table: Table) -> bool:

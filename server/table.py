@@ -121,6 +121,10 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         self.seats = Seats(self.ruleset.seats)
         #: The connections at the table (seated or watching).
         self.peers: set[Peer] = set()
+        #: How often what the lobby shows changed (every lobby sent: seats, their
+        #: connections, settings, phase, game): a club's listing keeps the table's entry
+        #: while this and the number of :attr:`peers` are the same.
+        self.shown = 0
         #: What a turn sends, written when it ends (:mod:`server.outbox`).
         self.outbox = Outbox()
         self.match: Match | None = None

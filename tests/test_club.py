@@ -213,3 +213,40 @@ async def test_a_table_opened_without_settings_takes_the_club_s_own_even_a_map_f
             else:
                 raise AssertionError("a client named a file on the host")
             nursery.cancel_scope.cancel()
+
+
+async def test_the_club_s_listing_follows_every_change_at_a_table_it_keeps_the_entry_of():
+    from client.botplay import start_when_full
+
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0))
+    listed = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "hex", Settings(players=2))
+
+            async def look() -> None:
+                for _ in range(2):  # the second from the entry kept
+                    (table,) = (await list_tables("127.0.0.1", port)).tables
+                    listed.append((table.phase, [(s.name, s.connected) for s in table.seats], table.spectators))
+
+            async with connect("127.0.0.1", port, name="Ada", table=made.table) as ada:
+                await look()
+                async with connect("127.0.0.1", port, name="Sam", table=made.table, watch=True):
+                    await look()
+                    async with connect("127.0.0.1", port, name="Bo", table=made.table):
+                        await look()
+                        await start_when_full(ada)
+                        await look()
+                    await look()  # Bo left the game: his seat is held, nobody at it
+                await look()
+            nursery.cancel_scope.cancel()
+    assert listed[::2] == listed[1::2]
+    assert listed[::2] == [
+        ("lobby", [("Ada", True)], 0),
+        ("lobby", [("Ada", True)], 1),
+        ("lobby", [("Ada", True), ("Bo", True)], 1),
+        ("playing", [("Ada", True), ("Bo", True)], 1),
+        ("playing", [("Ada", True), ("Bo", False)], 1),
+        ("playing", [("Ada", True), ("Bo", False)], 0),
+    ]
