@@ -631,7 +631,7 @@ def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tm
         wait([hana], lambda: "Waddle: the lobby" in hana.text() and "Hana (you)" in hana.text()
              and "--table " in hana.text(), "the new table's lobby, with how others join it")
         hana.keys("q")
-        wait([hana], lambda: "1 tables; you: Hana" in hana.text() and "Waddle 1" in hana.text(), "back at the club")
+        wait([hana], lambda: "1 table; you: Hana" in hana.text() and "Waddle 1" in hana.text(), "back at the club")
         hana.keys("q")
         wait([hana], lambda: hana.proc.poll() is not None, "the host stopped")
         hana.read()
@@ -697,3 +697,48 @@ def test_the_lobby_says_an_easy_bot_with_its_article(tmp_path):
         assert not any(" a easy" in row for row in rows)
     finally:
         hana.close()
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_the_club_s_lobby_shows_every_player_of_a_three_seat_table_with_ratings(tmp_path, columns):
+    from test_club_cli import WADDLE, start_club, stop
+
+    from waddle.history import connect, ratings
+
+    history = tmp_path / "history.sqlite"
+    club, port = start_club("--history", str(history), "--save", str(tmp_path / "club"))
+    where = f"127.0.0.1:{port}"
+    ann = None
+    try:
+        done = subprocess.run([*WADDLE, "bot", where, "--create", "hex", "--players", "3", "--bots", "medium",
+                               "--start", "--name", "Annabelle", "--table-name", "Trio", "--quiet"],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        deadline = time.monotonic() + TIMEOUT
+        while True:  # the host's history writer commits the game in its own thread
+            db = connect(history)
+            try:
+                found = ratings(db, ["Annabelle"], "hex", bots=["medium"])
+            finally:
+                db.close()
+            if found["Annabelle"].games or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert found["Annabelle"].games == 1 and found["medium (bot)"].games == 1
+        rated = {name: f"{rating.ordinal:.1f}" for name, rating in found.items()}
+        want = [f"Annabelle {rated['Annabelle']}", f"Pingu (medium bot) {rated['medium (bot)']}",
+                f"Tux (medium bot) {rated['medium (bot)']}"]
+        ann = Terminal(["join", where, "--name", "Ann"], columns=columns)
+
+        def lines() -> list[str]:
+            return [line.rstrip() for line in ann.screen.display]
+
+        wait([ann], lambda: any(line.startswith("> Trio") and "game over" in line for line in lines())
+             and all(any(player in line for line in lines()) for player in want), "Trio's players, each whole")
+        assert all(len(line) <= columns for line in lines())
+        row = next(line for line in lines() if line.startswith("> Trio"))
+        assert row.split()[-1] == "open" or row.endswith(want[-1])  # its columns whole, the code last
+    finally:
+        if ann is not None:
+            ann.close()
+        stop(club)

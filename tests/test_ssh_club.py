@@ -110,7 +110,7 @@ def test_ssh_guests_at_a_club_open_a_table_play_it_to_the_end_come_back_to_it_an
                                       "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         ann = guest(ssh_port, "ann", known, key, columns=WIDE)
         terminals.append(ann)
-        wait(terminals, lambda: f"Waddle club at 127.0.0.1:{ssh_port}: 1 tables; you: ann" in ann.text()
+        wait(terminals, lambda: f"Waddle club at 127.0.0.1:{ssh_port}: 1 table; you: ann" in ann.text()
                   and "1/2 seated" in row(ann, "Elsewhere"), "the club's lobby on ann's screen, asked no code")
         ann.keys("n")
         wait(terminals, lambda: "New table of: 1 Waddle  2 Waddle Downtown" in ann.text(), "the games to open")

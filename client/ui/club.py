@@ -31,11 +31,12 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
-from client.club import create_table, list_tables, table_columns
+from client.club import create_table, list_tables, seat_text, table_columns
 from client.core import ClientError
 from client.ui.style import make_style
 from client.ui.text import join_lines
-from protocol.text import clean_name, cut, pad, shown
+from protocol.messages import TableInfo
+from protocol.text import cells, clean_name, cut, pad, shown
 
 #: Seconds between two requests of the club's list.
 REFRESH = 1.0
@@ -43,6 +44,11 @@ REFRESH = 1.0
 NOTICE_ROWS = 3
 #: The columns' heading (:func:`client.club.table_columns`' order, without the id).
 HEADING = ("table", "game", "seats", "game state", "watching", "code", "players (rating)")
+#: The widths of the columns before the players: 78 cells with their gaps, so that with the
+#: selection's mark they fill an 80-column terminal.
+WIDTHS = (18, 15, 10, 11, 10, 4)
+#: Where the rows of a table's players that do not fit beside its columns begin.
+INDENT = 2
 
 
 @dataclass
@@ -83,19 +89,27 @@ class ClubLobby:
     # -- what it shows ----------------------------------------------------------------------
 
     def lines(self, columns: int, rows: int) -> list:
-        """The screen's lines (prompt-toolkit fragments), cut to ``columns``, at most ``rows``."""
-        widths = (18, 15, 10, 11, 10, 4)
-        title = (f"Waddle club at {self.host}:{self.port}: {len(self.tables)} tables; "
+        """The screen's lines (prompt-toolkit fragments), cut to ``columns``, at most ``rows``:
+        each table takes a row, and the rows under it its players need when they do not fit
+        beside it (:func:`entry`)."""
+        count = len(self.tables)
+        title = (f"Waddle club at {self.host}:{self.port}: {count} table{'' if count == 1 else 's'}; "
                  f"you: {shown(clean_name(self.name, '?'))}")
         out = [[("class:banner", cut(title, columns).ljust(columns))], []]
-        out.append([("class:dim", cut("  " + _row(HEADING, widths), columns))])
+        out.append([("class:dim", cut("  " + _row(HEADING[:-1], WIDTHS) + "  " + HEADING[-1], columns))])
         notice = textwrap.wrap(self.notice, max(1, columns), break_on_hyphens=False)[:NOTICE_ROWS] or [""]
         body = rows - len(out) - 2 - len(notice)
-        first = max(0, min(self.selected - body + 1, len(self.tables) - body))
-        for n, info in enumerate(self.tables[first:first + body], first):
+        entries = [entry(info, columns) for info in self.tables]
+        first = self.selected
+        while first > 0 and sum(len(e) for e in entries[first - 1:self.selected + 1]) <= body:
+            first -= 1
+        shown_rows = []
+        for n in range(first, len(entries)):
             style = "class:selected" if n == self.selected else ""
-            out.append([(style, cut(("> " if n == self.selected else "  ") + _row(table_columns(info)[1:], widths),
-                                    columns))])
+            for k, text in enumerate(entries[n]):
+                mark = "> " if n == self.selected and k == 0 else "  "
+                shown_rows.append([(style, cut(mark + text, columns))])
+        out += shown_rows[:max(0, body)]
         if not self.tables:
             out.append([("", "  no tables yet: n opens one")])
         out += [[]] * max(0, rows - len(out) - 1 - len(notice))
@@ -156,9 +170,29 @@ class ClubLobby:
         return True
 
 
+def entry(info: TableInfo, columns: int) -> list[str]:
+    """A listed table's rows for a screen ``columns`` wide (less the selection's mark):
+    its columns (:data:`WIDTHS`), with its players (and their ratings) beside them when
+    they fit, else on the rows below, indented, as many whole players a row as fit."""
+    row = _row(table_columns(info)[1:-1], WIDTHS)
+    players = [seat_text(seat, info.phase) for seat in info.seats]
+    width = columns - 2
+    if not players or cells(row.rstrip()) + 2 + cells(", ".join(players)) <= width:
+        return [(row + "  " + ", ".join(players)).rstrip()]
+    rows, line = [row.rstrip()], ""
+    for n, player in enumerate(players):
+        text = player + ("," if n < len(players) - 1 else "")
+        if line and INDENT + cells(line) + 1 + cells(text) > width:
+            rows.append(" " * INDENT + line)
+            line = text
+        else:
+            line = f"{line} {text}" if line else text
+    return [*rows, " " * INDENT + line]
+
+
 def _row(cells, widths) -> str:
-    """``cells`` padded to ``widths`` (the cells past them as they are)."""
-    return "  ".join(pad(str(cell), width) for cell, width in zip(cells, widths)) + "  " + " ".join(cells[len(widths):])
+    """``cells`` padded to ``widths``, two spaces apart."""
+    return "  ".join(pad(str(cell), width) for cell, width in zip(cells, widths))
 
 
 def choose(lobby: ClubLobby, *, colour: bool = True) -> Choice | None:
