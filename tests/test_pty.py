@@ -660,7 +660,7 @@ def test_a_table_the_resumed_club_did_not_keep_sends_its_player_back_to_the_club
         ann = Terminal(["join", where, "--name", "Ann"], columns=100)
         wait([ann], lambda: "Friday" in ann.text() and "Enter join" in ann.text(), "the club's lobby")
         ann.keys("\r")
-        wait([ann], lambda: "Ann (you)" in ann.text() and "Bo" in ann.text(), "Friday's lobby, not started")
+        wait([ann], lambda: "Ann (you)" in ann.text() and " Bo  (" in ann.text(), "Friday's lobby, Bo seated")
         stop(club)
         wait([ann], lambda: "The host stopped" in ann.text(), "the host stopped, watched for")
         banner = ann.screen.display[0]
