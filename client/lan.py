@@ -46,8 +46,10 @@ class LanTable:
     ``seats_free``, ``players``: seats free for a new player and seats at the table;
     ``phase``: ``lobby``, ``playing`` or ``finished``; ``code_required``; ``protocol``:
     the host's protocol version; ``ssh_port``: its SSH gateway, if any; ``address``,
-    ``port``: where to connect (the first IPv4 address advertised). A field the record
-    lacked or gave badly is ``None`` (``game``, ``phase``: ``""``).
+    ``port``: where to connect (the first IPv4 address advertised); ``club``: the host is
+    a club of many tables (then ``tables``, how many are open, stands for the game, seats
+    and phase, which a club has per table: ``waddle join`` shows its lobby). A field the
+    record lacked or gave badly is ``None`` (``game``, ``phase``: ``""``).
     """
 
     name: str
@@ -60,6 +62,8 @@ class LanTable:
     ssh_port: int | None
     address: str
     port: int
+    club: bool = False
+    tables: int | None = None
 
     @property
     def join_address(self) -> str:
@@ -147,7 +151,8 @@ def parse(info) -> LanTable | None:
                     players=_number(fields.get("players"), 1, 99), phase=fields.get("phase", ""),
                     code_required={"yes": True, "no": False}.get(fields.get("code", "")),
                     protocol=_number(fields.get("proto"), 0, 9999),
-                    ssh_port=_number(fields.get("ssh"), 1, 65535), address=found[0], port=info.port)
+                    ssh_port=_number(fields.get("ssh"), 1, 65535), address=found[0], port=info.port,
+                    club=fields.get("club") == "yes", tables=_number(fields.get("tables"), 0, 99999))
 
 
 def _text(raw: bytes | str) -> str:

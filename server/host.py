@@ -252,7 +252,7 @@ class Host:
                 self.ssh = await nursery.start(run_gateway, self, self.config.ssh)
             for task in self.config.tasks:
                 nursery.start_soon(task)
-            if self.config.lan is not None and self.table is not None:  # a club is not advertised yet
+            if self.config.lan is not None:
                 nursery.start_soon(self._advertise)
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
@@ -269,12 +269,13 @@ class Host:
                 if rating.games}
 
     async def _advertise(self) -> None:
-        """Advertise the table on the LAN (:mod:`server.lan`) while the host runs."""
-        from server.lan import Advertiser, txt
+        """Advertise the table, or the club, on the LAN (:mod:`server.lan`) while the host runs."""
+        from server.lan import Advertiser, club_txt, txt
 
         ssh_port = self.ssh.port if self.ssh is not None else None
-        self.advertiser = Advertiser(self.config.lan, self.address, self.port,
-                                     functools.partial(txt, self.table, ssh_port))
+        fields = functools.partial(club_txt, self.club, ssh_port) if self.club is not None else \
+            functools.partial(txt, self.table, ssh_port)
+        self.advertiser = Advertiser(self.config.lan, self.address, self.port, fields)
         await self.advertiser.run()
 
     async def _keep_connections(self, *, task_status: trio.TaskStatus[trio.Nursery]) -> None:

@@ -1,7 +1,8 @@
-"""Advertising a table on the LAN by mDNS/DNS-SD (``--lan``; RFC 6762 and 6763).
+"""Advertising a table, or a club of tables, on the LAN by mDNS/DNS-SD (``--lan``; RFC
+6762 and 6763).
 
 The host registers one service of type ``_waddle._tcp`` under the table's name, with the
-TXT fields of :mod:`protocol.discovery` (:func:`txt`).
+TXT fields of :mod:`protocol.discovery` (:func:`txt`; a club's: :func:`club_txt`).
 
 Nothing is advertised unless asked (:attr:`server.host.ServerConfig.lan`). The fields
 are kept current: the advertiser looks at the table every :data:`REFRESH` seconds and
@@ -31,6 +32,7 @@ from protocol.messages import PROTOCOL_VERSION
 from protocol.text import clean
 
 if TYPE_CHECKING:
+    from server.club import Club
     from server.table import Table
 
 log = logging.getLogger("waddle.server")
@@ -52,6 +54,17 @@ def txt(table: Table, ssh_port: int | None = None) -> dict[str, str]:
     fields = {"txtvers": TXT_VERSION, "game": table.ruleset.name, "seats": str(max(free, 0)),
               "players": str(players), "phase": table.phase,
               "code": "yes" if table.code else "no", "proto": str(PROTOCOL_VERSION)}
+    if ssh_port is not None:
+        fields["ssh"] = str(ssh_port)
+    return fields
+
+
+def club_txt(club: Club, ssh_port: int | None = None) -> dict[str, str]:
+    """The TXT fields of ``club`` now (:mod:`protocol.discovery`): ``club`` and its open
+    ``tables`` in place of one table's game, seats and phase, e.g. ``{"txtvers": "1",
+    "club": "yes", "tables": "3", "proto": "2"}``; ``ssh`` as :func:`txt`."""
+    fields = {"txtvers": TXT_VERSION, "club": "yes", "tables": str(len(club.tables)),
+              "proto": str(PROTOCOL_VERSION)}
     if ssh_port is not None:
         fields["ssh"] = str(ssh_port)
     return fields
@@ -93,11 +106,11 @@ def _info(name: str, port: int, packed: list[bytes], fields: dict[str, str]):
 
 
 class Advertiser:
-    """One table's service on the LAN, for the host's nursery.
+    """One table's (or club's) service on the LAN, for the host's nursery.
 
     ``name``: the instance name wanted (:func:`instance_name`; another service of that
     name on the LAN makes zeroconf add `` (2)``); ``fields``: a function of no arguments
-    giving the TXT fields now (:func:`txt`).
+    giving the TXT fields now (:func:`txt`, :func:`club_txt`).
     """
 
     def __init__(self, name: str, address: str, port: int, fields) -> None:

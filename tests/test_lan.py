@@ -24,7 +24,8 @@ from client.commands import tables as tables_command
 from client.lan import parse
 from protocol.discovery import SERVICE_TYPE
 from protocol.messages import PROTOCOL_VERSION, Settings
-from server.lan import NAME_BYTES, instance_name, txt
+from server.club import Club
+from server.lan import NAME_BYTES, club_txt, instance_name, txt
 from server.table import Table
 
 HOSTILE = "\x1b]0;owned\x07\x1b[2J\u202eevil\u202c"
@@ -83,7 +84,20 @@ def test_a_record_read_back_gives_every_field():
     assert table.to_json() == {"name": "ann on box", "game": "downtown", "seats_free": 1,
                                "players": 4, "phase": "lobby", "code_required": False,
                                "protocol": 2, "ssh_port": 2222, "address": "192.0.2.7",
-                               "port": 7777, "join": "192.0.2.7:7777"}
+                               "port": 7777, "join": "192.0.2.7:7777", "club": False, "tables": None}
+
+
+def test_a_club_is_advertised_as_a_club_with_its_open_tables_and_listed_as_one():
+    club = Club()
+    assert club_txt(club) == {"txtvers": "1", "club": "yes", "tables": "0", "proto": str(PROTOCOL_VERSION)}
+    club.create("hex")
+    assert club_txt(club, ssh_port=2222) == {"txtvers": "1", "club": "yes", "tables": "1",
+                                              "proto": str(PROTOCOL_VERSION), "ssh": "2222"}
+    found = parse(record("box", club_txt(club)))
+    assert (found.club, found.tables, found.game, found.seats_free, found.code_required) == (True, 1, "", None, None)
+    line, = tables_command.listing([found])
+    assert line.split() == ["1", "box", "club", "of", "tables", "1", "table", "192.0.2.7:7777"]
+    assert parse(record("t", {"game": "hex", "club": "no", "tables": "x"})).club is False
 
 
 def test_hostile_records_are_cleaned_bounded_or_dropped():
@@ -178,7 +192,7 @@ def test_an_advertised_table_is_found_with_its_fields_and_seats_free_follow(name
     assert first == {"name": "Ann's table", "game": "hex", "seats_free": 3, "players": 3,
                      "phase": "lobby", "code_required": True, "protocol": PROTOCOL_VERSION,
                      "ssh_port": None, "address": "127.0.0.1", "port": result["port"],
-                     "join": f"127.0.0.1:{result['port']}"}
+                     "join": f"127.0.0.1:{result['port']}", "club": False, "tables": None}
     assert later == {**first, "seats_free": 2}
     assert "no longer advertised on the LAN" in done.stderr
 
@@ -283,3 +297,34 @@ def test_join_with_no_address_lists_the_lan_table_picks_it_and_plays(namespace, 
         for terminal in (ann, bob):
             if terminal is not None:
                 terminal.close()
+
+
+@pytest.mark.pty
+def test_a_club_on_the_lan_is_listed_as_a_club_and_join_with_no_address_opens_its_lobby(namespace, tmp_path):
+    from test_pty import Terminal, wait
+
+    club = namespace.popen(namespace.waddle("serve", "--club", "--lan", "--port", "0", "--no-history",
+                                            "--log-level", "info", "--save", str(tmp_path / "club")),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=0)
+    bob = None
+    try:
+        lines = wait_for_line(club, "advertised on the LAN as")
+        port = int(next(re.search(r"Waddle club on [\d.]+:(\d+)", line).group(1)
+                        for line in lines if "Waddle club on" in line))
+        assert any("'waddle join' with no address lists this club" in line for line in lines)
+        done = namespace.run(namespace.waddle("tables", "--lan", "--json", "--browse", "30"))
+        assert done.returncode == 0, done.stderr
+        (found,) = json.loads(done.stdout)
+        assert (found["club"], found["tables"], found["port"], found["game"]) == (True, 0, port, "")
+        bob = Terminal(["join", "--name", "Bob", "--browse", "30"], prefix=namespace.prefix)
+        wait([bob], lambda: "Which table? 1 (Enter: 1, q: none)" in bob.text(), "the LAN's tables")
+        assert re.search(rf"^1  \S.* +club of tables +0 tables +127\.0\.0\.1:{port} *$", bob.text(), re.M), \
+            bob.text()
+        bob.keys("1\r")
+        wait([bob], lambda: f"Waddle club at 127.0.0.1:{port}: 0 tables; you: Bob" in bob.text()
+             and "no tables yet: n opens one" in bob.text(), "the club's lobby")
+        assert "Join code:" not in bob.text()
+    finally:
+        if bob is not None:
+            bob.close()
+        _stop(club)

@@ -113,6 +113,7 @@ def host_club(args: argparse.Namespace) -> int:
                                grace=args.grace, lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,
                                limits=serve.limits_from(args), command="waddle host",
                                bot_delay=serve.pace_from(args), history=serve.history_from(args, "host"),
+                               lan=serve.lan_name(args, options.check_name(args.name)),
                                ssh=serve.ssh_from(args), club=True))
     running: dict = {}
     listening = threading.Event()
@@ -146,6 +147,8 @@ def host_club(args: argparse.Namespace) -> int:
           f"{f'  or  {server.ssh.command}' if server.ssh else ''}", flush=True)
     if server.ssh is not None:
         print(f"SSH host key fingerprint:  {server.ssh.fingerprint}", flush=True)
+    if args.lan:
+        print(f"Hosting {serve.CLUB_LAN_NOTE}", flush=True)
     local = "127.0.0.1" if server.address in ("0.0.0.0", "") else server.address
     args.address, args.wait, args.table = f"{local}:{port}", 10.0, None
     try:

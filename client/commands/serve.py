@@ -258,6 +258,8 @@ def lan_name(args: argparse.Namespace, player: str | None = None) -> str | None:
 
 
 LAN_NOTE = "on the LAN too (mDNS): 'waddle join' with no address lists this table"
+#: What a club advertised on the LAN says at start (``serve --club --lan``, ``host --club --lan``).
+CLUB_LAN_NOTE = "on the LAN too (mDNS): 'waddle join' with no address lists this club"
 #: What a host without a join code says at start (``serve``; the lobby of ``host --open``
 #: and of ``play --ssh``).
 OPEN_NOTE = "no join code: anyone who reaches this address may join"
@@ -319,8 +321,7 @@ def club_from(args: argparse.Namespace) -> bool:
     """Whether the command hosts a club: ``--club``, or ``--resume`` of a folder (a club's).
 
     Raises:
-        ValueError: an option a club does not take (``--code``: each table has its own;
-            ``--lan``: a club is not advertised yet).
+        ValueError: an option a club does not take (``--code``: each table has its own).
     """
     import os
 
@@ -329,8 +330,6 @@ def club_from(args: argparse.Namespace) -> bool:
         raise ValueError("a club's tables have their own join codes, given when a table is opened "
                          "(waddle bot --create GAME --code CODE, or in the club's lobby): --code is "
                          "for a host of one table")
-    if club and args.lan:
-        raise ValueError("a club is not advertised on the LAN (yet): give its HOST:PORT to the players")
     return club
 
 
@@ -421,6 +420,8 @@ def _announce_club(host, port: int) -> None:
     print(f"join with:  {join}  (the club's lobby: its tables, open one, join or watch)", flush=True)
     print(f"tables:     waddle tables {where}  (then: waddle join {where} --table ID)", flush=True)
     print(f"a bot:      waddle bot {where} --create {DEFAULT_RULESET}  (opens a table and sits at it)", flush=True)
+    if host.config.lan is not None:
+        print(CLUB_LAN_NOTE, flush=True)
     if club.directory is not None:
         print(f"saving to:  {club.directory}", flush=True)
     print("Ctrl-C stops the host; --resume FOLDER continues the tables in play.", flush=True)

@@ -108,22 +108,29 @@ def nothing_found(seconds: float) -> str:
 def listing(tables: list) -> list[str]:
     """One numbered line a table, for a person: name, game, seats, code, ``HOST:PORT``,
     and the SSH port and the host's protocol where it differs from ours, e.g.
-    ``"1  ann on box          Waddle           2/4 seats free  code  192.168.1.5:7777"``."""
+    ``"1  ann on box          Waddle           2/4 seats free  code  192.168.1.5:7777"``;
+    a club's: ``"2  box                 club of tables   3 tables              192.168.1.5:7777"``
+    (each of its tables has its own code)."""
     from protocol.text import pad, shown
 
     width = len(str(len(tables)))
-    return [f"{number:>{width}}  {pad(shown(table.name), 18)}  {pad(_game(table.game), 15)}  "
+    return [f"{number:>{width}}  {pad(shown(table.name), 18)}  {pad(_game(table), 15)}  "
             f"{_seats(table):<14}  {_code(table):<4}  {table.join_address}{_extras(table)}"
             for number, table in enumerate(tables, 1)]
 
 
-def _game(name: str) -> str:
+def _game(table) -> str:
     from waddle.ruleset import BUILT_IN, get_ruleset
 
+    if table.club:
+        return "club of tables"
+    name = table.game
     return get_ruleset(name).title if name in BUILT_IN else f"? {name}"  # not a game we know
 
 
 def _seats(table) -> str:
+    if table.club:
+        return "?" if table.tables is None else f"{table.tables} table{'' if table.tables == 1 else 's'}"
     if table.phase == "lobby" and table.seats_free is not None and table.players is not None:
         return f"{table.seats_free}/{table.players} seats free" if table.seats_free else "lobby full"
     return {"playing": "game in play", "finished": "game over"}.get(table.phase, "?")
