@@ -109,11 +109,12 @@ class Guest(Protocol):
 @dataclass
 class _Listed:
     """A table's entry in the club's listing, kept while the table shows the same
-    (``state``: :func:`_shown_state`); ``made``: when (trio's clock)."""
+    (``state``: :func:`_shown_state`); ``made``: when (trio's clock); ``encoded``: its JSON."""
 
     state: tuple[Any, ...]
     made: float
     info: TableInfo
+    encoded: msgspec.Raw  # info as JSON
 
 
 @dataclass
@@ -269,16 +270,19 @@ class Club:
 
     def info(self, table: Table, now: float | None = None) -> TableInfo:
         """``table`` as the club's lobby lists it (names, never tokens), with the names'
-        ratings in its game when the club has a history. Made again only when what it
-        shows of the table changed, or its ratings are :data:`RATINGS_FRESH` seconds old
-        (a game finished elsewhere may have moved them; one here changes the table).
-        ``now``: trio's clock, if known."""
+        ratings in its game when the club has a history. ``now``: trio's clock, if known."""
+        return self._entry(table, trio.current_time() if now is None else now).info
+
+    def _entry(self, table: Table, now: float) -> _Listed:
+        """``table``'s entry in the listing, made again only when what it shows of the
+        table changed, or its ratings are :data:`RATINGS_FRESH` seconds old (a game
+        finished elsewhere may have moved them; one here changes the table)."""
         state = _shown_state(table, self.names.get(table.id, table.id))
         listed = self._listed.get(table.id)
-        now = trio.current_time() if now is None else now
         if listed is None or listed.state != state or (self.ratings and now - listed.made >= RATINGS_FRESH):
-            listed = self._listed[table.id] = _Listed(state, now, self._info(table, state[0]))
-        return listed.info
+            info = self._info(table, state[0])
+            listed = self._listed[table.id] = _Listed(state, now, info, msgspec.Raw(msgspec.json.encode(info)))
+        return listed
 
     def _info(self, table: Table, name: str) -> TableInfo:
         people = [seat.name for seat in table.seats if seat.bot is None]
@@ -293,9 +297,10 @@ class Club:
                          code_required=table.code is not None, game_number=table.games)
 
     def listing(self) -> Tables:
-        """Every table, oldest first."""
+        """Every table, oldest first: each entry as :meth:`info` gives it, already encoded
+        (a ``msgspec.Raw``: encoding the message copies it)."""
         now = trio.current_time()
-        return Tables(tables=[self.info(table, now) for table in self.tables.values()])
+        return Tables(tables=[self._entry(table, now).encoded for table in self.tables.values()])
 
     # -- requests ----------------------------------------------------------------------------
 
