@@ -4,9 +4,9 @@ for people: ``waddle host --ssh PORT`` starts it.
 
 It is ``waddle join`` over the Unix socket of the guest's session (``--socket``), as
 ``--name``, with the UI options the guest's terminal allows (``--ascii``, ``--no-color``):
-at a host of one table its table; at a club its lobby (:mod:`client.ui.club`; the table
-of ``--table`` first, a returning guest's seat), each table's screen in turn, back to the
-lobby when one ends. The join code and the seat tokens to reclaim, when the gateway has
+at a host of one table its table; at a club (``--club``) its lobby (:mod:`client.ui.club`;
+the table of ``--table`` first, a returning guest's seat), each table's screen in turn,
+back to the lobby when one ends. The join code and the seat tokens to reclaim, when the gateway has
 them, come in the environment (``WADDLE_CODE``; ``WADDLE_SEATS``, a JSON object of table
 ids to tokens: the command line is visible to every user of the host), and every seat
 token the host gives is written back on ``--seat-fd`` as a ``seated TABLE TOKEN`` line,
@@ -75,7 +75,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--again", default="", help="the command that brings the guest back")
     parser.add_argument("--at", default=SOMEWHERE, metavar="HOST:PORT",
                         help="where the guest reached the host (its ssh address), as the club's lobby names it")
-    parser.add_argument("--table", metavar="ID", help="at a club, the table to open before its lobby")
+    parser.add_argument("--club", action="store_true", help="the host is a club: show its lobby")
+    parser.add_argument("--table", metavar="ID", help="with --club, the table to open before its lobby")
     options.add_arguments(parser)
     return parser.parse_args(argv)
 
@@ -98,13 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     club = {"seat_store": seats, "unix_socket": args.socket}  # a club's tables each ask their own code
     args.code, args.wait = None, 10.0
     try:
-        if args.table is not None:
+        if args.club:
             return club_evening(host, port, args, club, again=args.again, first=args.table)
         session = RemoteSession(host, port, client_options={
             "name": options.check_name(args.name), "first_wait": 10.0, **client_options})
         try:
             status = run_ui(session, args)
-        except AtClub:
+        except AtClub:  # a gateway that did not say so
             return club_evening(host, port, args, club, again=args.again)
     except OSError as exc:
         print(f"waddle: {clean(str(exc))}", file=sys.stderr)

@@ -658,7 +658,7 @@ async def test_waddle_bot_waits_for_a_stopped_host_and_plays_on_once_it_is_resum
     (45.0, "it did not come back within 45 s"),
 ])
 async def test_waddle_bot_stops_when_told_not_to_wait_or_the_host_stays_away(
-        tmp_path, patient_clock, follow, words):  # patient: the host's save thread and real sockets keep up
+        tmp_path, patient_clock, follow, words):  # patient: the real sockets keep up with virtual time
     said, _, _ = await bot_until_the_host_stops(tmp_path, bot_args("b1", follow=follow), resume=False)
     assert words in said and said.endswith("this bot stops (run it again then: it takes its seat back)")
 

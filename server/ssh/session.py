@@ -237,10 +237,10 @@ class GuestSession(asyncssh.SSHServerSession):
             env["WADDLE_CODE"] = code  # not on the command line: others on the host could read it
         if backs:  # the guest's own tokens, by table: not on the command line either
             env["WADDLE_SEATS"] = json.dumps({back.table: back.token for back in backs})
-        first = ["--table", backs[0].table] if backs and self.gate.bridge.admission.club else []
+        club = ["--club", *(["--table", backs[0].table] if backs else [])] if self.gate.bridge.admission.club else []
         argv = [*self.gate.config.guest_command, "--socket", path, "--name", server.name,
                 "--seat-fd", str(seat_fd), "--again", self.gate.command(server.name),
-                "--at", f"{self.gate.shown}:{self.gate.port}", *first, *ui_flags(self.term, chan_env)]
+                "--at", f"{self.gate.shown}:{self.gate.port}", *club, *ui_flags(self.term, chan_env)]
         slave = self._pty.slave
         try:
             return await asyncio.create_subprocess_exec(
