@@ -195,7 +195,8 @@ def test_ssh_guests_at_a_club_open_a_table_play_it_to_the_end_come_back_to_it_an
         ann.keys("q")
         wait(terminals, lambda: ann.proc.poll() is not None, "ann's ssh ended with the club's lobby")
         ann.read()
-        assert f"Come back with:  ssh -p {ssh_port} ann@127.0.0.1" in bytes(ann.output).decode("utf-8", "replace")
+        out = bytes(ann.output).decode("utf-8", "replace")
+        assert f"Come back with:  ssh -p {ssh_port} ann@127.0.0.1" in out[out.rindex("\x1b[?1049l"):]  # after the lobby
         server.proc.send_signal(signal.SIGINT)  # the history written as the host stops
         wait(terminals, lambda: server.proc.poll() is not None, "the host stopped")
     finally:
