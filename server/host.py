@@ -28,7 +28,7 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import Closing, JoinTable, Settings
-from server.club import Club, ClubLimits, Ratings
+from server.club import CLUB_FILE, Club, ClubLimits, Ratings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
 from server.flush import Flusher
@@ -191,6 +191,7 @@ class Host:
         self._all_closed = trio.Event()
         self._released = trio.Event()
         self._driving = False  # the table's driver began (its end is then waited for)
+        self._serving = False  # run began serving (its listeners and gateway up)
         self._accept_log = Throttle(ACCEPT_LOG_INTERVAL, "failure")
         self._accept_failing = False
         self._refusal_log = Throttle(ACCEPT_LOG_INTERVAL, "refusal")
@@ -215,7 +216,8 @@ class Host:
         On the way out the table saves and every connection is told the host stopped.
 
         Raises:
-            OSError: the address cannot be bound.
+            OSError: the address cannot be bound; :class:`server.ssh.bridge.GatewayError`: the
+                SSH gateway's port cannot.
         """
         try:
             listeners = await trio.open_tcp_listeners(self.wanted_port, host=self.address)
@@ -231,6 +233,10 @@ class Host:
         peer_log.addFilter(self.log_budget)
         try:
             await self._serve(listeners, task_status)
+        except* OSError as group:  # the SSH gateway's port taken, or the listener failing
+            if not self._serving:
+                _remove_empty(self._new_folder)
+            raise _first(group) from None
         finally:
             peer_log.removeFilter(self.log_budget)
 
@@ -257,6 +263,7 @@ class Host:
             for listener in listeners:
                 nursery.start_soon(self._accept, listener)
             log.info("listening on %s:%d", self.address, self.port)
+            self._serving = True
             task_status.started(self.port)
 
     def _game_over(self, table: Table) -> None:
@@ -488,10 +495,20 @@ def _new_folder(config: ServerConfig) -> Path | None:
 
 
 def _remove_empty(folder: Path | None) -> None:
-    """Remove ``folder`` if it is empty (a club's that never listened); keep it otherwise."""
+    """Remove ``folder``, a new club's that never served, if it holds nothing but the index
+    written as it began to listen; keep it otherwise."""
     if folder is not None:
         with contextlib.suppress(OSError):
+            if {path.name for path in folder.iterdir()} <= {CLUB_FILE}:
+                (folder / CLUB_FILE).unlink(missing_ok=True)
             folder.rmdir()
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The first exception in ``group`` that is not itself a group."""
+    while isinstance(group, BaseExceptionGroup):
+        group = group.exceptions[0]
+    return group
 
 
 def club_stopped_message(table: Table | None, command: str) -> str:

@@ -23,14 +23,18 @@ ssh reaches that club's lobby and opens a table the host sees. A club stopped mi
 and resumed (a new gateway, which never saw her sit down) takes Ann's key straight back to
 her seat: the save kept the key's fingerprint with the seat. Waiting is for the
 screens (and the host's save and the club's listing), bounded by a timeout; no sleeps.
+An SSH port already taken stops ``serve`` (a club or a table) and ``host --club`` with one
+line naming it, and a new club's folder is not left behind.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -313,3 +317,23 @@ def test_a_key_finds_its_seat_at_a_resumed_club_by_the_fingerprint_its_save_kept
     finally:
         for terminal in terminals:
             terminal.close()
+
+
+@pytest.mark.parametrize("command", [["serve", "--club"], ["serve"], ["host", "--club"]])
+def test_an_ssh_port_already_taken_is_one_clear_line_and_a_new_club_leaves_no_folder(tmp_path, command):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    save = tmp_path / ("club" if "--club" in command else "game.waddle.json")
+    try:
+        done = subprocess.run([*WADDLE, *command, "--port", "0", "--ssh", str(port), "--no-history",
+                               "--save", str(save)], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "XDG_DATA_HOME": str(tmp_path)}, stdin=subprocess.DEVNULL)
+    finally:
+        taken.close()
+    said = [line for line in done.stderr.splitlines() if not re.match(r"\d\d:\d\d:\d\d ", line)]
+    assert done.returncode != 0 and said == [
+        f"waddle {command[0]}: cannot {'host' if command[0] == 'host' else 'listen'} on 127.0.0.1:0: "
+        f"its SSH port {port} (--ssh): Address already in use"], done.stderr
+    assert not save.exists()

@@ -124,6 +124,9 @@ def host_club(args: argparse.Namespace) -> int:
             async with trio.open_nursery() as nursery:
                 try:
                     running["port"] = await nursery.start(server.run)
+                except OSError as exc:  # told before the waiting thread reads it
+                    running["error"] = exc
+                    raise
                 finally:
                     listening.set()
 
@@ -131,7 +134,7 @@ def host_club(args: argparse.Namespace) -> int:
         try:
             trio.run(host)
         except BaseException as exc:  # noqa: BLE001 - said by the thread that waits for it
-            running["error"] = exc
+            running.setdefault("error", exc)
             listening.set()
 
     thread = threading.Thread(target=serve_club, name="waddle-club-host", daemon=True)

@@ -367,8 +367,8 @@ async def _serve(host) -> None:
         try:
             port = await nursery.start(host.run)
         except OSError as exc:
-            error = OSError(f"cannot listen on {host.address}:{host.wanted_port}: "
-                            f"{exc.strerror or exc}{_choose_port(host)}")
+            hint = "" if host.port is not None else _choose_port(host)  # (the SSH port, when it failed)
+            error = OSError(f"cannot listen on {host.address}:{host.wanted_port}: {exc.strerror or exc}{hint}")
             nursery.cancel_scope.cancel()
         else:
             _announce(host, port)

@@ -57,6 +57,14 @@ class SshConfig:
     login_timeout: float = 20.0
 
 
+class GatewayError(OSError):
+    """The gateway could not listen: ``str()`` says which port and why (``"its SSH port
+    2222 (--ssh): Address already in use"``), as :attr:`strerror` does."""
+
+    def __str__(self) -> str:
+        return self.strerror
+
+
 @dataclass(frozen=True)
 class SshListening:
     """Where the gateway listens: its ``port``, the host key's ``fingerprint``
@@ -176,7 +184,8 @@ async def run_gateway(host, config: SshConfig, *,
     session ends (its screen process stopped) before this returns.
 
     Raises:
-        OSError: the port cannot be bound, or the host key cannot be made or read.
+        GatewayError: the port cannot be bound (within an exception group).
+        OSError: the host key cannot be made or read.
         ValueError: the host key file is unusable (:func:`server.ssh.keys.host_key`).
     """
     from server.ssh.gate import Gate
@@ -189,7 +198,11 @@ async def run_gateway(host, config: SshConfig, *,
             bridge = Bridge(host, nursery, folder)
             gate = Gate(bridge, config, key, host.address, host.config.limits.max_per_address)
             thread = _LoopThread(gate)
-            port = await thread.start()
+            try:
+                port = await thread.start()
+            except OSError as exc:
+                why = os.strerror(exc.errno) if exc.errno else str(exc)
+                raise GatewayError(exc.errno, f"its SSH port {config.port} (--ssh): {why}") from None
             try:
                 task_status.started(SshListening(port, fingerprint(key), gate.command()))
                 await trio.sleep_forever()
