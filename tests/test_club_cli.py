@@ -238,6 +238,10 @@ def test_a_club_that_cannot_listen_leaves_no_save_folder_behind(tmp_path):
                                  capture_output=True, text=True, timeout=60, cwd=tmp_path / folder)
             assert out.returncode != 0 and f"cannot listen on 127.0.0.1:{port}" in out.stderr
             assert list((tmp_path / folder).iterdir()) == []
+        host = subprocess.run([*WADDLE, "host", "--club", "--port", str(port), "--no-history", "--save",
+                               str(tmp_path / "hosted")], capture_output=True, text=True, timeout=60)
+        assert host.returncode != 0 and not (tmp_path / "hosted").exists()
+        assert f"cannot host on 127.0.0.1:{port}: Address already in use" in host.stderr
         kept = tmp_path / "kept"
         kept.mkdir()
         (kept / "notes.txt").write_text("mine")
