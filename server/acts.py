@@ -133,7 +133,8 @@ class ActPart:
             self.broadcast_lobby()
             if self.saver:
                 self.saver.checkpoint()  # the save file alone holds the whole game
-            self.game_over()
+            if self.on_game_over is not None:
+                self.on_game_over(self)
         self.wake()  # the driver may have a bot to run or a deadline to move
 
     # -- take-backs -------------------------------------------------------------------------

@@ -23,7 +23,6 @@ or that has finished, is closed after :attr:`ClubLimits.idle` seconds.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 from collections import Counter
@@ -250,8 +249,7 @@ class Club:
     def _add(self, table: Table, name: str) -> None:
         self.tables[table.id] = table
         self.names[table.id] = name
-        if self.game_over is not None:
-            table.game_over = functools.partial(self.game_over, table)
+        table.on_game_over = self.game_over
         if self._nursery is not None:
             self._drive(table)
         self.write_index()

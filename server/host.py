@@ -169,7 +169,7 @@ class Host:
                                    save=config.save, prepared=config.prepared, **options)
             saved = self.table.listening
             if self.history is not None:
-                self.table.game_over = functools.partial(self._game_over, self.table)
+                self.table.on_game_over = self._game_over
         #: Where the host listens: ``config``'s, else the resumed game's, else the defaults.
         self.address = config.address if config.address is not None else (saved[0] if saved else "127.0.0.1")
         self.wanted_port = config.port if config.port is not None else (

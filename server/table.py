@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,10 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
+        #: Called with the table when its game just ended (its last action written
+        #: ahead): the host's history (``None``: nobody). The host's, not the table's:
+        #: a callback holding the table would keep a closed one alive.
+        self.on_game_over: Callable[[Table], None] | None = None
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a), flusher=flusher) if save else None
         self._first_save = Path(save) if save else None
@@ -157,10 +162,6 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         """Tell the table's driver that the table changed in a way it may act on (who is to
         act, a timer, a pause, the lobby): :class:`server.driver.Driver` puts its own in
         this method's place while it runs; without a driver there is nobody to tell."""
-
-    def game_over(self) -> None:
-        """The game just ended (its last action written ahead): the host puts its own in
-        this method's place (:class:`server.history.History`); by default nothing."""
 
     def _complete(self, settings: Settings) -> Settings:
         """``settings`` with the game's default options where they have none."""

@@ -250,3 +250,30 @@ async def test_the_club_s_listing_follows_every_change_at_a_table_it_keeps_the_e
         ("playing", [("Ada", True), ("Bo", False)], 1),
         ("playing", [("Ada", True), ("Bo", False)], 0),
     ]
+
+
+async def test_a_closed_table_of_a_club_with_a_history_is_freed_at_once_not_kept_by_a_cycle(tmp_path):
+    import gc
+    import weakref
+
+    from client.botplay import start_when_full
+
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0, history=tmp_path / "history.sqlite"))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
+            async with connect("127.0.0.1", port, name="Ada", table=made.table) as client:
+                await start_when_full(client)
+                await play(client, get_ruleset("downtown").make_bot("random", 1), ready=False)
+            table = weakref.ref(host.club.tables[made.table])
+            gc.disable()  # freed by reference counting alone (a host's collector never walks it again)
+            try:
+                host.club.remove(table())
+                with trio.move_on_after(10):
+                    while table() is not None:  # its driver saves it and ends
+                        await trio.testing.wait_all_tasks_blocked(cushion=0.01)
+            finally:
+                gc.enable()
+            nursery.cancel_scope.cancel()
+    assert table() is None
