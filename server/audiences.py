@@ -96,9 +96,9 @@ class AudiencePart:
 
     @in_turn
     def broadcast_lobby(self) -> None:
-        """Send everybody the lobby (:meth:`server.lobby.LobbyPart.lobby`); wake the driver;
-        count the change (:attr:`server.table.Table.shown`)."""
-        self.shown += 1
+        """Send everybody the lobby (:meth:`server.lobby.LobbyPart.lobby`); wake the driver
+        and the club's listing (:meth:`server.table.Table.shown_changed`)."""
+        self.shown_changed()
         self._broadcast(self.lobby())
         self.wake()
 

@@ -23,8 +23,10 @@ or that has finished, is closed after :attr:`ClubLimits.idle` seconds.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
+import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -68,7 +70,7 @@ SAVE_SUFFIX = ".waddle.json"
 #: bot kinds ``bots``, keyed as people read them (``Ann``, ``greedy (bot)``), those known
 #: (:meth:`server.history.History.ratings`, each's ``ordinal``).
 Ratings = Callable[[list[str], str, list[str]], dict[str, float]]
-#: Seconds the ratings in a table's listing are kept while the table shows the same.
+#: Seconds the ratings in the club's listing are kept while their tables show the same.
 RATINGS_FRESH = 5.0
 
 
@@ -103,17 +105,6 @@ class Guest(Protocol):
         """Be at the club's lobby from now on (the club's ``welcome`` sent)."""
 
     def reject(self, request: str, code: str, message: str) -> None: ...
-
-
-@dataclass
-class _Listed:
-    """A table's entry in the club's listing, kept while the table shows the same
-    (``state``: :func:`_shown_state`); ``made``: when (trio's clock); ``encoded``: its JSON."""
-
-    state: tuple[Any, ...]
-    made: float
-    info: TableInfo
-    encoded: msgspec.Raw  # info as JSON
 
 
 @dataclass
@@ -161,7 +152,10 @@ class Club:
         self._nursery: trio.Nursery | None = None
         self._index_wanted = trio.Event()  # set: club.json is older than the club
         self._numbers: dict[str, itertools.count] = {}  # by title: the next table's number
-        self._listed: dict[str, _Listed] = {}  # by table id
+        self._listed: dict[str, msgspec.Raw] = {}  # by table id: its entry in the listing, encoded
+        self._stale: set[str] = set()  # the tables whose entry is to be made again
+        self._rated = -math.inf  # when the entries' ratings were made (trio's clock)
+        self._folded: set[str] = set()  # the tables' names, casefolded
 
     # -- running ---------------------------------------------------------------------------
 
@@ -205,8 +199,9 @@ class Club:
     def remove(self, table: Table) -> None:
         """Close ``table``: its driver ends (its last save written), it is listed no more."""
         del self.tables[table.id]
-        self.names.pop(table.id, None)
+        self._folded.discard(self.names.pop(table.id, "").casefold())
         self._listed.pop(table.id, None)
+        self._stale.discard(table.id)
         self._idle_since.pop(table.id, None)
         opened = self._opened.pop(table.id, None)
         if opened is not None:
@@ -249,15 +244,17 @@ class Club:
     def _add(self, table: Table, name: str) -> None:
         self.tables[table.id] = table
         self.names[table.id] = name
+        self._folded.add(name.casefold())
         table.on_game_over = self.game_over
+        table.on_shown = functools.partial(self._stale.add, table.id)
+        self._stale.add(table.id)
         if self._nursery is not None:
             self._drive(table)
         self.write_index()
 
     def name_taken(self, name: str) -> bool:
         """Whether a table of the club is named ``name`` (ignoring case)."""
-        folded = name.casefold()
-        return any(taken.casefold() == folded for taken in self.names.values())
+        return name.casefold() in self._folded
 
     def _free_name(self, title: str) -> str:
         numbers = self._numbers.setdefault(title, itertools.count(1))
@@ -266,39 +263,34 @@ class Club:
             if not self.name_taken(name):
                 return name
 
-    def info(self, table: Table, now: float | None = None) -> TableInfo:
+    def info(self, table: Table) -> TableInfo:
         """``table`` as the club's lobby lists it (names, never tokens), with the names'
-        ratings in its game when the club has a history. ``now``: trio's clock, if known."""
-        return self._entry(table, trio.current_time() if now is None else now).info
-
-    def _entry(self, table: Table, now: float) -> _Listed:
-        """``table``'s entry in the listing, made again only when what it shows of the
-        table changed, or its ratings are :data:`RATINGS_FRESH` seconds old (a game
-        finished elsewhere may have moved them; one here changes the table)."""
-        state = _shown_state(table, self.names.get(table.id, table.id))
-        listed = self._listed.get(table.id)
-        if listed is None or listed.state != state or (self.ratings and now - listed.made >= RATINGS_FRESH):
-            info = self._info(table, state[0])
-            listed = self._listed[table.id] = _Listed(state, now, info, msgspec.Raw(msgspec.json.encode(info)))
-        return listed
-
-    def _info(self, table: Table, name: str) -> TableInfo:
+        ratings in its game when the club has a history."""
         people = [seat.name for seat in table.seats if seat.bot is None]
         bots = [seat.bot for seat in table.seats if seat.bot is not None]
         ratings = self.ratings(people, table.ruleset.name, bots) if self.ratings and table.seats else {}
         seats = [TableSeat(name=seat.name, bot=seat.bot, connected=seat.peer is not None,
                            rating=ratings.get(seat.name if seat.bot is None else shown(seat.bot, True)))
                  for seat in table.seats]
-        return TableInfo(table=table.id, name=name, game=table.ruleset.name, title=table.ruleset.title,
-                         phase=table.phase, players=table.settings.players, seats=seats,
-                         spectators=sum(1 for peer in table.peers if peer.watching),
+        return TableInfo(table=table.id, name=self.names.get(table.id, table.id), game=table.ruleset.name,
+                         title=table.ruleset.title, phase=table.phase, players=table.settings.players,
+                         seats=seats, spectators=sum(1 for peer in table.peers if peer.watching),
                          code_required=table.code is not None, game_number=table.games)
 
     def listing(self) -> Tables:
-        """Every table, oldest first: each entry as :meth:`info` gives it, already encoded
-        (a ``msgspec.Raw``: encoding the message copies it)."""
+        """Every table, oldest first, as :meth:`info` gives it. Each entry is kept, encoded
+        (a ``msgspec.Raw``: encoding the message copies it), until its table says what it
+        shows changed (:attr:`server.table.Table.on_shown`); every entry is made again when
+        the ratings are :data:`RATINGS_FRESH` seconds old (a game finished elsewhere may
+        have moved them; one here changes the table)."""
         now = trio.current_time()
-        return Tables(tables=[self._entry(table, now).encoded for table in self.tables.values()])
+        if self.ratings and now - self._rated >= RATINGS_FRESH:
+            self._stale.update(self.tables)
+            self._rated = now
+        for table_id in self._stale:
+            self._listed[table_id] = msgspec.Raw(msgspec.json.encode(self.info(self.tables[table_id])))
+        self._stale.clear()
+        return Tables(tables=[self._listed[table_id] for table_id in self.tables])
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -448,13 +440,6 @@ class Club:
             club._add(table, name if name and not club.name_taken(name) else club._free_name(table.ruleset.title))
             log.info("table %s (%s) resumed from %s", table.id, table.ruleset.name, path.name)
         return club
-
-
-def _shown_state(table: Table, name: str) -> tuple[Any, ...]:
-    """What tells whether ``table``'s listing (:class:`protocol.messages.TableInfo`) but
-    its ratings changed: its name first, then its lobby's changes and its connections (a
-    spectator comes or goes without a lobby sent)."""
-    return name, table.shown, len(table.peers)
 
 
 def _idle(table: Table) -> bool:

@@ -125,7 +125,7 @@ class LobbyPart:
         """``peer``'s connection ended: its seat (if any) is held for a reclaim (in the
         lobby for ``lobby_grace`` seconds, then freed by the driver); a pause or a rematch
         no longer waits for it."""
-        self.peers.discard(peer)
+        self._go(peer)
         seat = peer.seat
         if seat is not None and seat.peer is peer:
             seat.peer = None
@@ -156,11 +156,22 @@ class LobbyPart:
             self.seats.remove(seat)
             seat.peer = None
             peer.seat = None
-            self.peers.discard(peer)
+            self._go(peer)
             self.broadcast_lobby()
         else:
             self.disconnect(peer)
         peer.seat, peer.watching = None, False
+
+    def _come(self, peer: Peer) -> None:
+        """``peer`` is at the table from now on (seated or watching)."""
+        self.peers.add(peer)
+        self.shown_changed()
+
+    def _go(self, peer: Peer) -> None:
+        """``peer`` is no longer at the table."""
+        if peer in self.peers:
+            self.peers.discard(peer)
+            self.shown_changed()
 
     def _attach(self, seat: Seat, peer: Peer) -> None:
         """``peer`` holds ``seat`` from now on (and the seat its SSH key, if it has one); a
@@ -168,11 +179,11 @@ class LobbyPart:
         old = seat.peer
         if old is not None and old is not peer:
             old.seat = None
-            self.peers.discard(old)
+            self._go(old)
             self.outbox.close(old, "replaced", "the seat was reclaimed by another connection")
         seat.peer, seat.away_since, peer.seat = peer, None, seat
         seat.fingerprint = peer.fingerprint or seat.fingerprint
-        self.peers.add(peer)
+        self._come(peer)
         self.standins.discard(seat)
         self.wake()
 
@@ -227,7 +238,7 @@ class LobbyPart:
             return self._reject(peer, "watch", *refusal)
         peer.watching = True
         peer.name = self.seats.unique_name(clean_name(message.name, "spectator"), self._spectator_names())
-        self.peers.add(peer)
+        self._come(peer)
         self.send(peer, Watching())
         self._catch_up(peer, message.last_version)
         self.send(peer, self.lobby())

@@ -122,10 +122,11 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         self.seats = Seats(self.ruleset.seats)
         #: The connections at the table (seated or watching).
         self.peers: set[Peer] = set()
-        #: How often what the lobby shows changed (every lobby sent: seats, their
-        #: connections, settings, phase, game): a club's listing keeps the table's entry
-        #: while this and the number of :attr:`peers` are the same.
-        self.shown = 0
+        #: Called when what a club's listing shows of the table may have changed (every
+        #: lobby sent: seats, their connections, settings, phase, game; a spectator
+        #: come or gone): the club's, holding the table's id, not the table (``None``:
+        #: nobody listens).
+        self.on_shown: Callable[[], None] | None = None
         #: What a turn sends, written when it ends (:mod:`server.outbox`).
         self.outbox = Outbox()
         self.match: Match | None = None
@@ -157,6 +158,11 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         self.saver = Saver(Path(save), self.save_data, lambda: self.version, lambda: self.id,
                            lambda *a: self.offload(*a), flusher=flusher) if save else None
         self._first_save = Path(save) if save else None
+
+    def shown_changed(self) -> None:
+        """What the club's listing shows of the table may have changed: tell :attr:`on_shown`."""
+        if self.on_shown is not None:
+            self.on_shown()
 
     def wake(self) -> None:
         """Tell the table's driver that the table changed in a way it may act on (who is to
