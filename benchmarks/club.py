@@ -1,8 +1,8 @@
 """Club benchmark: one club host of many 4-bot tables, half hex half Downtown, its lobby
 listed 10 times a second, with the history written and without (issue 26).
 
-The club host runs in its own process (``Host(ServerConfig(club=True))``, its collector as
-``waddle serve`` runs it), saving every table to a temporary folder (the write-ahead
+The club host runs in its own process (``Host(ServerConfig(club=True, workers=True))``,
+its collector and its worker process preparing each game as ``waddle serve`` runs them), saving every table to a temporary folder (the write-ahead
 journal on; every connection comes from 127.0.0.1, so the connection limits are raised
 past the bots'), and writing every finished game to an SQLite history in the same folder, or,
 for the side-by-side run, keeping none (``--no-history``). This process opens the tables
@@ -88,7 +88,7 @@ async def club_process(tables: int, folder: str, history: bool) -> None:
     print it, with the games written, when stdin closes."""
     host = Host(ServerConfig(club=True, port=0, save=folder, bot_delay=PACE, grace=0.0, lobby_grace=0.0,
                              settings=protocol.Settings(players=4),
-                             history=os.path.join(folder, "history.sqlite") if history else None,
+                             history=os.path.join(folder, "history.sqlite") if history else None, workers=True,
                              limits=Limits(max_connections=10 * tables + 100, max_per_address=10 * tables + 100),
                              club_limits=ClubLimits(per_connection=10**6, per_address=10**6,
                                                     tables=4 * tables + 100, idle=20.0, sweep=2.0)))

@@ -109,12 +109,13 @@ class Driver:
     # -- the lobby ------------------------------------------------------------------------------
 
     async def _prepare(self) -> None:
-        """Make the game ready for the current settings in a worker thread while the lobby fills."""
+        """Make the game ready for the current settings while the lobby fills, in a worker
+        thread (or the table's worker process: :attr:`server.table.Table.compute`)."""
         table = self.table
         settings = table.settings
         try:
-            prepared = await table.offload(table.ruleset.prepare, settings.options,
-                                           settings.players, table.seed)
+            prepared = await (table.compute or table.offload)(table.ruleset.prepare, settings.options,
+                                                             settings.players, table.seed)
         except ValueError:
             prepared = None  # start() tries again and reports the problem
         table.prepared = (settings, prepared)

@@ -37,6 +37,7 @@ from server.history import History, finished_game, last_written
 from server.logbudget import LogBudget, peer_log
 from server.table import Table
 from server.throttle import Throttle
+from server.workers import Workers
 from waddle.ruleset import DEFAULT_RULESET, Prepared, get_ruleset
 
 log = logging.getLogger("waddle.server")
@@ -69,7 +70,9 @@ class ServerConfig:
     in all. ``command``: what the host's operator runs to continue a saved game (told to
     every connection when the host stops: ``COMMAND --resume FILE``). ``tasks``: async
     functions of no arguments the program runs beside the host while it serves (``waddle
-    serve``: :func:`server.tuning.collect_young`). ``history``: the history file every
+    serve``: :func:`server.tuning.collect_young`). ``workers``: prepare each game (a
+    hex map) in a worker process (:mod:`server.workers`), not a thread (``waddle serve``
+    and ``waddle host`` at a club: many games start there). ``history``: the history file every
     finished game is written to (:mod:`server.history`; ``None``: none). ``lan``: the name the table is
     advertised under on the LAN by mDNS/DNS-SD (:mod:`server.lan`); ``None``: not advertised.
     ``club``: host a club of many tables
@@ -104,6 +107,7 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     command: str = "waddle serve"
     tasks: tuple[Callable[[], Awaitable[None]], ...] = ()
+    workers: bool = False
     history: str | Path | None = None
     lan: str | None = None
     club: bool = False
@@ -145,6 +149,10 @@ class Host:
         self.guard = options["guard"] = config.guard or Guard()
         if config.club:
             options["flusher"] = Flusher()  # one flush for all its tables' saves
+        #: The worker process that prepares each game (``config.workers``), else ``None``.
+        self.workers = Workers() if config.workers else None
+        if self.workers is not None:
+            options["compute"] = self.workers.run
         #: Bounds the lines connections make the host log, in all, while :meth:`run` runs.
         self.log_budget = config.log_budget or LogBudget()
         #: The history writer (``None``: no history), fed each game a table finishes.
@@ -239,6 +247,8 @@ class Host:
             raise _first(group) from None
         finally:
             peer_log.removeFilter(self.log_budget)
+            if self.workers is not None:
+                self.workers.close()
 
     async def _serve(self, listeners: list[trio.SocketListener], task_status: trio.TaskStatus[int]) -> None:
         async with trio.open_nursery() as nursery:

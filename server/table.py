@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -90,13 +90,17 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         guard: what slows down guesses of the join code (shared by a host's tables).
         flusher: brings the save to the disk with other tables' (:mod:`server.flush`: a
             club's); ``None``: on its own, through :attr:`offload`.
+        compute: how the game is prepared (CPU-heavy pure work, a map:
+            ``await compute(function, *args)``): a club's worker process
+            (:class:`server.workers.Workers`); ``None``: through :attr:`offload`.
     """
 
     def __init__(self, settings: Settings | None = None, *, ruleset: Ruleset | None = None,
                  code: str | None = None, save: str | Path | None = None, grace: float = 30.0,
                  lobby_grace: float = 30.0, standin: str | None = None, bot_delay: float = 0.0,
                  prepared: Prepared | None = None, seed: int | None = None,
-                 pause: float = 20.0, guard: Guard | None = None, flusher: Flusher | None = None) -> None:
+                 pause: float = 20.0, guard: Guard | None = None, flusher: Flusher | None = None,
+                 compute: Callable[..., Awaitable[Any]] | None = None) -> None:
         self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         self.settings = self._complete(settings or Settings())
         #: The game's options the host itself chose (a file they name, the owner may keep).
@@ -151,6 +155,7 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         #: ``await offload(function, *args)``. By default in a worker thread, so a slow
         #: search bot or disk never blocks the host; tests may run it inline.
         self.offload = trio.to_thread.run_sync
+        self.compute = compute
         #: Called with the table when its game just ended (its last action written
         #: ahead): the host's history (``None``: nobody). The host's, not the table's:
         #: a callback holding the table would keep a closed one alive.

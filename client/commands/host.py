@@ -114,7 +114,7 @@ def host_club(args: argparse.Namespace) -> int:
                                limits=serve.limits_from(args), command="waddle host",
                                bot_delay=serve.pace_from(args), history=serve.history_from(args, "host"),
                                lan=serve.lan_name(args, options.check_name(args.name)),
-                               ssh=serve.ssh_from(args), club=True))
+                               ssh=serve.ssh_from(args), club=True, workers=True))
     running: dict = {}
     listening = threading.Event()
 

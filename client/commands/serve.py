@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
                              bot_delay=pace_from(args), tasks=(collect_young,),
                              history=history_from(args, "serve"),
                              lan=lan_name(args),
-                             ssh=ssh_from(args), club=club))
+                             ssh=ssh_from(args), club=club, workers=club))
     if not club:
         if args.resume and args.code:
             host.table.code = args.code  # else the saved code (maybe none) stays

@@ -1,0 +1,61 @@
+"""A worker process for a club host's CPU-heavy pure work: preparing each new game.
+
+A worker thread keeps a host's event loop free of blocking calls, not of Python's global
+lock: a thread making a hex game's standard map (7 ms for 4 players) holds the lock as
+long, in 5 ms slices the loop waits out. A club of 1,000 tables starts some 20 hex
+games a second: 15 % of the host's one core went to maps (docs/benchmarks.md). A
+:class:`Workers` runs such work in a process of its own, on another core; the loop only
+waits (in a worker thread, without the lock) for the answer.
+
+The work must be a picklable function of picklable arguments, with a picklable result
+(a ruleset's ``prepare``: its options, players and seed in, a
+:class:`waddle.ruleset.Prepared` out). The process is started (``spawn``: a fresh
+interpreter, never a copy of the host's threads) at the first call; if it dies, the
+next call starts another.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import trio
+
+log = logging.getLogger("waddle.server")
+
+
+class Workers:
+    """Runs work in a worker process (see the module docstring): ``await workers.run(function, *args)``."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args)`` in the worker process: its result, or the exception it raised.
+        If the process died meanwhile, once more in a new one."""
+        try:
+            return await self._run(function, args)
+        except BrokenProcessPool:
+            log.warning("the worker process died; starting another")
+            self._pool = None
+            return await self._run(function, args)
+
+    async def _run(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        future = self._pool.submit(function, *args)
+        try:
+            return await trio.to_thread.run_sync(future.result, abandon_on_cancel=True)
+        except trio.Cancelled:
+            future.cancel()
+            raise
+
+    def close(self) -> None:
+        """Stop the worker process (what it was doing is dropped); a later :meth:`run` starts another."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
