@@ -27,7 +27,7 @@ import functools
 import itertools
 import logging
 import math
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,7 +154,8 @@ class Club:
         self._numbers: dict[str, itertools.count] = {}  # by title: the next table's number
         self._listed: dict[str, msgspec.Raw] = {}  # by table id: its entry in the listing, encoded
         self._stale: set[str] = set()  # the tables whose entry is to be made again
-        self._rated = -math.inf  # when the entries' ratings were made (trio's clock)
+        self._rerate: deque[str] = deque()  # table ids, the entry whose ratings are oldest first
+        self._listed_at: float | None = None  # when the listing was last made (trio's clock)
         self._folded: set[str] = set()  # the tables' names, casefolded
 
     # -- running ---------------------------------------------------------------------------
@@ -248,6 +249,7 @@ class Club:
         table.on_game_over = self.game_over
         table.on_shown = functools.partial(self._stale.add, table.id)
         self._stale.add(table.id)
+        self._rerate.append(table.id)
         if self._nursery is not None:
             self._drive(table)
         self.write_index()
@@ -280,17 +282,31 @@ class Club:
     def listing(self) -> Tables:
         """Every table, oldest first, as :meth:`info` gives it. Each entry is kept, encoded
         (a ``msgspec.Raw``: encoding the message copies it), until its table says what it
-        shows changed (:attr:`server.table.Table.on_shown`); every entry is made again when
-        the ratings are :data:`RATINGS_FRESH` seconds old (a game finished elsewhere may
-        have moved them; one here changes the table)."""
+        shows changed (:attr:`server.table.Table.on_shown`), and made again at the latest
+        when its ratings are :data:`RATINGS_FRESH` seconds old (a game finished elsewhere
+        may have moved them; one here changes the table): each listing makes again its
+        share of the oldest, so that no listing makes them all at once."""
         now = trio.current_time()
-        if self.ratings and now - self._rated >= RATINGS_FRESH:
-            self._stale.update(self.tables)
-            self._rated = now
+        if self.ratings:
+            self._stale.update(self._oldest_rated(now))
+        self._listed_at = now
         for table_id in self._stale:
             self._listed[table_id] = msgspec.Raw(msgspec.json.encode(self.info(self.tables[table_id])))
         self._stale.clear()
         return Tables(tables=[self._listed[table_id] for table_id in self.tables])
+
+    def _oldest_rated(self, now: float) -> list[str]:
+        """The tables whose entry's ratings are due again, for a listing made at ``now``:
+        as many as make every entry again in :data:`RATINGS_FRESH` seconds, oldest first."""
+        since = math.inf if self._listed_at is None else now - self._listed_at
+        due = len(self._rerate) if since >= RATINGS_FRESH else math.ceil(len(self._rerate) * since / RATINGS_FRESH)
+        oldest = []
+        for _ in range(due):
+            table_id = self._rerate.popleft()
+            if table_id in self.tables:
+                oldest.append(table_id)
+                self._rerate.append(table_id)
+        return oldest
 
     # -- requests ----------------------------------------------------------------------------
 

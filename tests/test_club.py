@@ -277,3 +277,38 @@ async def test_a_closed_table_of_a_club_with_a_history_is_freed_at_once_not_kept
                 gc.enable()
             nursery.cancel_scope.cancel()
     assert table() is None
+
+
+async def test_the_club_s_listing_makes_its_ratings_again_a_share_at_a_time_not_all_at_once(mock_clock):
+    from contextlib import AsyncExitStack
+
+    from server.club import RATINGS_FRESH
+
+    asked: list[str] = []
+    known = {"p0": 1.0, "p1": 1.0, "p2": 1.0, "p3": 1.0}
+
+    def ratings(names, game, bots):
+        asked.extend(names)
+        return {name: known[name] for name in names}
+
+    host = Host(ServerConfig(club=True, port=0, ratings=ratings))
+    made_again = []
+    with trio.fail_after(60):  # the mock clock moves only when the test jumps it
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            async with AsyncExitStack() as seated:
+                for n in range(4):
+                    made = await create_table("127.0.0.1", port, "hex", Settings(players=2))
+                    await seated.enter_async_context(connect("127.0.0.1", port, name=f"p{n}", table=made.table))
+                await list_tables("127.0.0.1", port)
+                known.update({name: 2.0 for name in known})  # games finished elsewhere
+                for _ in range(3):
+                    asked.clear()
+                    mock_clock.jump(RATINGS_FRESH / 2)
+                    listed = await list_tables("127.0.0.1", port)
+                    made_again.append(sorted(asked))
+            nursery.cancel_scope.cancel()
+    assert [len(names) for names in made_again] == [2, 2, 2]  # half of them each half-time
+    assert sorted(made_again[0] + made_again[1]) == ["p0", "p1", "p2", "p3"]  # oldest first: every one
+    assert made_again[2] == made_again[0]
+    assert [seat.rating for table in listed.tables for seat in table.seats] == [2.0] * 4
