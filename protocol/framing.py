@@ -66,6 +66,11 @@ _DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeErr
                   ValueError, TypeError)
 
 
+#: How an SSH server's first line begins (RFC 4253, 4.2): read as a frame's length, far
+#: above any cap; a client pointed at a host's SSH port is told so.
+SSH_BANNER = b"SSH-"
+
+
 class FrameTooLarge(ProtocolError):
     """A length prefix above the cap, or zero (an empty frame); the body was not read.
     Either way the host closes the connection with ``frame_too_large``."""
@@ -208,6 +213,9 @@ class FramedStream:
         if length == 0:
             raise FrameTooLarge("empty frame (length 0): a frame carries one message")
         if length > self.max_frame:
+            if buffer.startswith(SSH_BANNER):
+                raise FrameTooLarge("this is an SSH server (a host's SSH gateway: guests come in with "
+                                    "ssh -p PORT NAME@HOST), not a Waddle host's own port")
             raise FrameTooLarge(f"frame length {length} above the cap of {self.max_frame} bytes")
         end = _HEADER.size + length
         if len(buffer) < end:

@@ -165,6 +165,14 @@ async def test_length_outside_the_cap_fails_before_the_body_is_read(length, prob
             await reader.receive()
 
 
+async def test_a_client_pointed_at_an_ssh_port_is_told_it_is_one_not_a_frame_length():
+    client, reader = server_side()
+    await client.send_all(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")  # what an SSH server says first
+    with trio.fail_after(1):
+        with pytest.raises(FrameTooLarge, match="this is an SSH server .* not a Waddle host's own port"):
+            await reader.receive()
+
+
 def test_frame_too_large_is_documented_for_a_zero_length_too():
     doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     row = next(line for line in doc.splitlines() if line.startswith("| `frame_too_large` |"))
