@@ -199,3 +199,32 @@ def test_waddle_stats_says_one_game_and_never_a_rating_of_minus_zero(tmp_path, c
     out = capsys.readouterr().out
     assert ": 1 game, 1 win, avg 9.0" in out and ": 1 game, 0 wins, avg 3.0" in out
     assert "Ann vs Bea: 1 game together" in out and "-0.0" not in out and " 0.0" in out
+
+
+def test_a_history_on_a_read_only_disk_is_read_and_a_host_is_told_it_is_read_only(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare (a mount namespace to make a read-only disk in)")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = connect(folder / "h.sqlite", write=True)
+    write_game(db, game(1, ["Ann", "Bo"], [9, 3], [0]))
+    db.close()
+    script = ("from waddle.history import HistoryError, connect, players\n"
+              f"print([p.player for p in players(connect({str(folder / 'h.sqlite')!r}), 'hex')])\n"
+              "try:\n"
+              f"    connect({str(folder / 'h.sqlite')!r}, write=True)\n"
+              "except HistoryError as exc:\n"
+              "    print(exc)\n")
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" '
+                           '&& exec "$1" -c "$2"', str(folder), sys.executable, script],
+                          capture_output=True, text=True, timeout=60)
+    if "mount" in done.stderr and done.returncode:
+        pytest.skip(f"no read-only bind mount here: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    read, refused = done.stdout.splitlines()
+    assert read == "['Ann', 'Bo']"
+    assert refused.startswith(f"{folder / 'h.sqlite'}: cannot open the history: the file or its folder is read-only")

@@ -119,12 +119,12 @@ def connect(path: str | Path, *, write: bool = False) -> sqlite3.Connection:
             path.parent.mkdir(parents=True, exist_ok=True)
         db = _open(path, write)
     except (sqlite3.Error, OSError) as exc:
-        raise HistoryError(f"{path}: cannot open the history: {_why(exc)}") from None
+        raise HistoryError(f"{path}: cannot open the history: {_why(exc, path)}") from None
     try:
         _prepare(db, path, write)
     except sqlite3.Error as exc:
         db.close()
-        raise HistoryError(f"{path}: {_why(exc)}") from None
+        raise HistoryError(f"{path}: {_why(exc, path)}") from None
     except HistoryError:
         db.close()
         raise
@@ -133,8 +133,24 @@ def connect(path: str | Path, *, write: bool = False) -> sqlite3.Connection:
 
 def _open(path: Path, write: bool) -> sqlite3.Connection:
     mode = "rwc" if write else ("rw" if os.access(path, os.W_OK) else "ro")
-    db = sqlite3.connect(f"{path.absolute().as_uri()}?mode={mode}", uri=True,
-                         timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+    try:
+        return _connect(f"{path.absolute().as_uri()}?mode={mode}")
+    except sqlite3.OperationalError:
+        if mode != "ro":
+            raise
+    # a read-only folder (a read-only disk) cannot take the reader's shared-memory file:
+    # nobody writes there, so read the file as it is
+    return _connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1")
+
+
+def _connect(uri: str) -> sqlite3.Connection:
+    """The database at ``uri``, opened (SQLite opens the file at the first statement)."""
+    db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA schema_version")
+    except sqlite3.Error:
+        db.close()
+        raise
     db.row_factory = sqlite3.Row
     return db
 
@@ -181,9 +197,11 @@ def _migrate(db: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-def _why(exc: BaseException) -> str:
-    """An SQLite or OS error for people: what it means for the history."""
+def _why(exc: BaseException, path: Path | None = None) -> str:
+    """An SQLite or OS error for people: what it means for the history at ``path``."""
     text = str(exc)
+    if "unable to open" in text and path is not None and not _writable(path):
+        return f"the file or its folder is read-only ({text})"
     if "not a database" in text or "malformed" in text:
         return f"not a history database, or damaged ({text})"
     if "locked" in text or "busy" in text:
@@ -193,3 +211,9 @@ def _why(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or text
     return text
+
+
+def _writable(path: Path) -> bool:
+    """Whether the history at ``path`` and the files beside it could be written."""
+    folder_ok = not path.parent.exists() or os.access(path.parent, os.W_OK)
+    return folder_ok and (not path.exists() or os.access(path, os.W_OK))
