@@ -742,3 +742,18 @@ def test_the_club_s_lobby_shows_every_player_of_a_three_seat_table_with_ratings(
         if ann is not None:
             ann.close()
         stop(club)
+
+
+def test_a_colour_code_typed_or_pasted_is_dropped_not_taken_for_a_broken_mouse_report(tmp_path):
+    hana = Terminal(["host", "--port", "0", "--no-history", "--players", "3", "--bots", "easy",
+                     "--save", str(tmp_path / "t.waddle.json"), "--name", "Hana"])
+    try:
+        wait([hana], lambda: "Hana (you)" in hana.text() and "c chat" in hana.text(), "the table's lobby")
+        hana.keys("\x1b[5m")  # Alt-[ then 5m: prompt-toolkit reads it as a mouse report
+        hana.keys("c")
+        hana.keys("hi \x1b[31mred\r")  # pasted coloured text
+        wait([hana], lambda: "hi red" in hana.text() or "Unhandled" in hana.text(), "the chat line")
+        assert "Unhandled exception" not in hana.text()
+        assert "Hana: hi red" in " ".join(hana.text().split())
+    finally:
+        hana.close()

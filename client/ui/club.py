@@ -26,13 +26,14 @@ from dataclasses import dataclass, field
 import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
 
 from client.club import create_table, list_tables, seat_text, table_columns
 from client.core import ClientError
+from client.ui.mouse import guarded_mouse
 from client.ui.style import make_style
 from client.ui.text import join_lines
 from protocol.messages import TableInfo
@@ -204,7 +205,8 @@ def choose(lobby: ClubLobby, *, colour: bool = True) -> Choice | None:
 async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
     kb = KeyBindings()
     control = FormattedTextControl(lambda: _screen(lobby, app), focusable=True)
-    app = Application(layout=Layout(HSplit([Window(control)])), key_bindings=kb, full_screen=True,
+    app = Application(layout=Layout(HSplit([Window(control)])), key_bindings=merge_key_bindings([kb, guarded_mouse()]),
+                      full_screen=True,
                       style=make_style(colour), color_depth=None if colour else ColorDepth.MONOCHROME,
                       erase_when_done=True)
     listing = Condition(lambda: not lobby.creating)

@@ -15,6 +15,7 @@ from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
 from prompt_toolkit.keys import Keys
 
 from client.ui.controller import Controller
+from client.ui.mouse import guarded_mouse
 
 #: Lobby directions: key names -> (dx, dy).
 LOBBY_MOVES = {
@@ -121,7 +122,8 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
             game[id(view)] = view.bindings(playing & (live | scores), finished)
         return game[id(view)]
 
-    return merge_key_bindings([kb, DynamicKeyBindings(game_bindings), _analysis_bindings(controller)])
+    return merge_key_bindings([kb, DynamicKeyBindings(game_bindings), _analysis_bindings(controller),
+                               guarded_mouse()])
 
 
 #: The replay viewer's keys: key names -> what they call on the controller.
