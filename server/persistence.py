@@ -43,8 +43,9 @@ UNSAVED = "actions are kept in memory, not saved, until it works"
 
 
 class SavedSeat(msgspec.Struct):
-    """One seat in a save file: its label, name, token, bot kind, action ids and its
-    player's SSH key fingerprint (``None``: none known, or an older save)."""
+    """One seat in a save file: its label, name, token, bot kind, action ids, its
+    player's SSH key fingerprint (``None``: none known, or an older save) and the SSH user
+    name of a player who came over SSH without a key (``None``: none)."""
 
     label: str
     name: str
@@ -52,6 +53,7 @@ class SavedSeat(msgspec.Struct):
     bot: str | None = None
     acted: dict[str, int] = {}
     fingerprint: str | None = None
+    ssh_name: str | None = None
 
 
 class SavedTable(msgspec.Struct):
@@ -94,7 +96,7 @@ def host_part(ruleset: Ruleset, settings: Settings, seats: list[Seat], bots: lis
     grace, lobby_grace, pace = timing or (None, None, None)
     saved = SavedTable(protocol=PROTOCOL_VERSION, game=ruleset.name,
                        settings=msgspec.to_builtins(settings), code=code, table=table,
-                       seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted), s.fingerprint)
+                       seats=[SavedSeat(s.label, s.name, s.token, s.bot, dict(s.acted), s.fingerprint, s.ssh_name)
                               for s in seats],
                        bots=list(bots), version=version, games=games, address=address, port=port,
                        grace=grace, lobby_grace=lobby_grace, pace=pace, started=started)
@@ -197,7 +199,8 @@ def _upgrade(host: Any, record: dict[str, Any]) -> Any:
 def restored_seats(resumed: Resumed, looks) -> list[Seat]:
     """The seats of a resumed table, held for their tokens (marked ready)."""
     by_label = {look.label: look for look in looks}
-    return [Seat(by_label[s.label], s.name, s.token, s.bot, True, s.fingerprint, acted=dict(s.acted))
+    return [Seat(by_label[s.label], s.name, s.token, s.bot, True, s.fingerprint, s.ssh_name,
+                 acted=dict(s.acted))
             for s in resumed.saved.seats]
 
 

@@ -63,7 +63,9 @@ class Seat:
 
     ``bot``: the bot kind of a bot seat (``None``: a person's seat). ``fingerprint``: the
     SSH key of the guest who took it last through the gateway (``None``: none known; kept
-    in the save and written to the history). ``peer``: the connection holding it
+    in the save and written to the history); ``ssh_name``: the SSH user name of that guest
+    if it came without a key (kept in the save: after a resume the name still finds the
+    seat, :mod:`server.ssh.admission`). ``peer``: the connection holding it
     (``None``: away). ``away_since``: when its connection went (trio time). ``acted``: the action ids it played, with their event versions;
     ``actions``: the actions of those ids played since this host started (not saved: a
     resumed table compares a resent action by its version only).
@@ -75,6 +77,7 @@ class Seat:
     bot: str | None = None
     ready: bool = False
     fingerprint: str | None = None
+    ssh_name: str | None = None
     peer: Peer | None = field(default=None, repr=False)
     away_since: float | None = None
     acted: dict[str, int] = field(default_factory=dict, repr=False)

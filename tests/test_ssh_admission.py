@@ -130,3 +130,29 @@ def test_ssh_sessions_are_limited_per_address_and_in_all_but_a_returning_guest_a
     gate.sessions["s3"] = "127.0.0.2"
     assert gate.may_open("127.0.0.3", returning=False) == "the host serves as many SSH guests as it can"
     assert gate.may_open("127.0.0.3", returning=True) is None
+
+
+async def test_a_name_finds_the_seat_its_keyless_ssh_guest_took_after_the_club_is_resumed_within_the_grace(tmp_path):
+    folder = tmp_path / "club"
+    host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0, save=folder))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(host.run)
+            made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
+            async with connect("127.0.0.1", port, name="cy", table=made.table) as cy:
+                Admission(host).remember(None, "cy", made.table, cy.token)  # cy came over ssh, no key
+                await cy.start()
+                await cy.wait_for(lambda state: state.view is not None)
+                nursery.cancel_scope.cancel()  # the host stops: cy's link is down
+    resumed = Host(ServerConfig(club=True, port=0, resume=folder, bot_delay=3600))
+    admission = Admission(resumed)  # a new gateway: it never saw cy take the seat
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(resumed.run)
+            table = resumed.club.tables[made.table]
+            assert admission.returning(None, "cy") == [Back(made.table, cy.token)]
+            assert admission.returning(None, "dee") == []
+            seat = table.seats.by_token(cy.token)
+            seat.away_since -= table.grace  # the grace since the resume is over
+            assert admission.returning(None, "cy") == []  # a name alone no longer takes it
+            nursery.cancel_scope.cancel()

@@ -20,7 +20,9 @@ at several), by what proved who the guest is:
   club's table it is asked on the screen first); at a table without one, only while that
   seat's link is down and within the grace (:attr:`server.table.Table.lobby_grace` in the
   lobby, :attr:`~server.table.Table.grace` in a game), so a name alone never takes a seat
-  that is in use or long given up. A name gets back one seat, its newest.
+  that is in use or long given up. A name gets back one seat, its newest. The seat keeps
+  the name in its save too (:attr:`server.seats.Seat.ssh_name`), so after a resume the
+  same rules find it (the grace counting from the resume).
 
 The tokens themselves stay on the host (the guest's screen process is told its own
 tokens when it starts, :mod:`server.ssh.session`).
@@ -87,11 +89,20 @@ class Admission:
             if seat is not None and (fingerprint or self._name_may(table, seat)):
                 backs.append(Back(table_id, token, not fingerprint and self.club and table.code is not None))
         if not fingerprint:
-            return backs[:1]
+            return backs[:1] or self._named(name)
         found = {back.table for back in backs}
         return backs + [Back(table.id, seat.token) for table in self._tables() if table.id not in found
                         and self._open(table) for seat in table.seats
                         if seat.fingerprint == fingerprint and seat.bot is None]
+
+    def _named(self, name: str) -> list[Back]:
+        """The newest seat whose last SSH guest came without a key as ``name`` (a resumed
+        save's: the gateway never saw it taken), if the name may take it back."""
+        for table in reversed(self._tables()):
+            for seat in table.seats:
+                if seat.ssh_name == name and seat.bot is None and self._open(table) and self._name_may(table, seat):
+                    return [Back(table.id, seat.token, self.club and table.code is not None)]
+        return []
 
     def _open(self, table) -> bool:
         """Whether a seat at ``table`` is worth going back to: at a club, its game is not
@@ -119,6 +130,10 @@ class Admission:
         """Remember that the guest of ``fingerprint`` (else ``name``) holds ``token``'s seat
         at the table of id ``table``."""
         key = ("key", fingerprint, table) if fingerprint else ("name", name, table)
+        found = self._table(table)
+        seat = found.seats.by_token(token) if found is not None else None
+        if seat is not None:
+            seat.ssh_name = None if fingerprint else name  # kept in the save, for after a resume
         self._seats.pop(key, None)
         self._seats[key] = token
         while len(self._seats) > MAX_REMEMBERED:
