@@ -168,11 +168,19 @@ def test_waddle_stats_prints_the_players_best_first_and_head_to_head(tmp_path, c
     for n in (1, 2):
         write_game(db, game(n, ["Ann", "Pingu (greedy bot)"], [9, 3], [0], bots=(None, "greedy")))
     db.close()
-    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "greedy (bot)"]) == 0
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite")]) == 0
     out = capsys.readouterr().out.splitlines()
     rows = [line.split() for line in out if line.startswith("  ") and not line.startswith("   ")]
     assert rows[1][:4] == ["Ann", "2", "2", "9.0"] and rows[2][:5] == ["greedy", "(bot)", "2", "0", "3.0"]
-    assert out[-1].startswith("Ann vs greedy (bot): 2 games together; Ann ahead 2")
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "greedy (bot)"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("Ann vs greedy (bot): 2 games together; Ann ahead 2")  # that alone
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "ann", "Nobody"]) == 2
+    assert "no player 'ann' in the history (did you mean 'Ann'?" in capsys.readouterr().err
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "Nobody"]) == 2
+    assert "no player 'Nobody' in the history;" in capsys.readouterr().err
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--game", "downtown"]) == 0
+    assert capsys.readouterr().out.strip() == "no finished Waddle Downtown games in the history yet"
     assert main(["stats", "--history", str(tmp_path / "none.sqlite")]) == 2
     assert "none.sqlite: no history here" in capsys.readouterr().err
 
@@ -193,10 +201,13 @@ def test_waddle_stats_says_one_game_and_never_a_rating_of_minus_zero(tmp_path, c
     write_game(db, game(1, ["Ann", "Bea"], [9, 3], [0]))
     db.close()
     real = stats._table
-    monkeypatch.setattr(stats, "_table", lambda lines, clean: real(  # a rating just under zero
-        [msgspec.structs.replace(s, rating=msgspec.structs.replace(s.rating, ordinal=-0.04)) for s in lines], clean))
-    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "Bea"]) == 0
+    monkeypatch.setattr(stats, "_table", lambda lines, clean, only: real(  # a rating just under zero
+        [msgspec.structs.replace(s, rating=msgspec.structs.replace(s.rating, ordinal=-0.04)) for s in lines],
+        clean, only))
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite")]) == 0
     out = capsys.readouterr().out
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "Bea"]) == 0
+    out += capsys.readouterr().out
     assert ": 1 game, 1 win, avg 9.0" in out and ": 1 game, 0 wins, avg 3.0" in out
     assert "Ann vs Bea: 1 game together" in out and "-0.0" not in out and " 0.0" in out
 

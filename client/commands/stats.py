@@ -29,14 +29,18 @@ def run(args: argparse.Namespace) -> int:
 
     from protocol.text import clean
     from waddle.history import HistoryError, connect, default_path, head_to_head, players
+    from waddle.ruleset import get_ruleset
 
     try:
         db = connect(args.history or default_path())
     except HistoryError as exc:
         raise ValueError(str(exc)) from None
+    game = get_ruleset(args.game).name if args.game else None  # an unknown game: ValueError, named
     try:
-        lines = players(db, args.game)
-        vs = head_to_head(db, *args.vs, game=args.game) if args.vs else None
+        lines = players(db, game)
+        if args.vs:
+            _check_known(args.vs, lines, clean)
+        vs = head_to_head(db, *args.vs, game=game) if args.vs else None
     finally:
         db.close()
     if args.json:
@@ -44,12 +48,27 @@ def run(args: argparse.Namespace) -> int:
                "vs": msgspec.to_builtins(vs) if vs else None}
         print(json.dumps(out))
         return 0
-    for line in _table(lines, clean) + (_versus(vs, clean) if vs else []):
+    for line in _versus(vs, clean) if vs else _table(lines, clean, game):
         print(line)
     return 0
 
 
-def _table(lines, clean) -> list[str]:
+def _check_known(names, lines, clean) -> None:
+    """Refuse a name of ``--vs`` the history does not hold, with the one it holds that
+    differs only in case, if any.
+
+    Raises:
+        ValueError: naming the player.
+    """
+    known = {s.shown for s in lines}
+    for name in names:
+        if name not in known:
+            like = next((k for k in sorted(known) if k.casefold() == name.casefold()), None)
+            hint = f" (did you mean {clean(like)!r}? names are as the history holds them)" if like else ""
+            raise ValueError(f"no player {clean(name)!r} in the history{hint}; waddle stats lists them")
+
+
+def _table(lines, clean, only: str | None) -> list[str]:
     from waddle.ruleset import get_ruleset
 
     out, game = [], None
@@ -63,7 +82,7 @@ def _table(lines, clean) -> list[str]:
         out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {rating:>7.1f}")
         out += [f"      {clean(split.setup)[:30]}: {_count(split.games, 'game')}, {_count(split.wins, 'win')}, "
                 f"avg {split.average:.1f}" for split in s.setups]
-    return out or ["no finished games in the history yet"]
+    return out or [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
 
 
 def _count(n: int, thing: str) -> str:
@@ -74,5 +93,5 @@ def _count(n: int, thing: str) -> str:
 def _versus(vs, clean) -> list[str]:
     a, b = clean(vs.a), clean(vs.b)
     shared = vs.games - vs.a_ahead - vs.b_ahead
-    return ["", f"{a} vs {b}: {_count(vs.games, 'game')} together; {a} ahead {vs.a_ahead}, "
+    return [f"{a} vs {b}: {_count(vs.games, 'game')} together; {a} ahead {vs.a_ahead}, "
                 f"{b} ahead {vs.b_ahead}, level {shared}; wins {vs.a_wins} to {vs.b_wins}"]
