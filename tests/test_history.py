@@ -239,3 +239,16 @@ def test_a_history_on_a_read_only_disk_is_read_and_a_host_is_told_it_is_read_onl
     read, refused = done.stdout.splitlines()
     assert read == "['Ann', 'Bo']"
     assert refused.startswith(f"{folder / 'h.sqlite'}: cannot open the history: the file or its folder is read-only")
+
+
+def test_waddle_replay_without_a_file_and_no_game_chosen_ends_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    db = connect(tmp_path / "h.sqlite", write=True)
+    write_game(db, game(1, ["Ann", "Bea"], [9, 3], [0]))
+    db.close()
+    done = subprocess.run([sys.executable, "-m", "client.cli", "replay", "--history", str(tmp_path / "h.sqlite")],
+                          input="q\n", capture_output=True, text=True, timeout=60)
+    assert "Which game?" in done.stdout and "Ann 9*, Bea 3" in done.stdout
+    assert done.returncode == 0 and done.stderr == ""  # choosing none is no error

@@ -85,20 +85,21 @@ def run(args: argparse.Namespace) -> int:
     if args.recent < 1:
         raise ValueError(f"--recent must be 1 or more, not {args.recent}")
     record = choose_from_history(args) if args.record is None else None
+    if args.record is None:
+        return 0  # none chosen: nothing to show
     viewer = not (args.text or args.json or args.record == "-") and sys.stdin.isatty() and sys.stdout.isatty()
     if viewer:
         return _view(args, record)
     return _print(args, record)
 
 
-def choose_from_history(args: argparse.Namespace, ask=input, say=print) -> dict:
+def choose_from_history(args: argparse.Namespace, ask=input, say=print) -> dict | None:
     """List the history's latest ``args.recent`` games, newest first (:func:`recent_lines`),
     ask with ``ask`` which one, and return its record; ``args.record`` becomes its name
-    (:data:`HISTORY_SOURCE`).
+    (:data:`HISTORY_SOURCE`). ``None`` when the person chose none (``q``).
 
     Raises:
-        client.cli.UserError: the history cannot be read (naming the file), holds no game,
-            or none was chosen.
+        client.cli.UserError: the history cannot be read (naming the file) or holds no game.
     """
     from client.cli import UserError
     from client.commands.tables import ask_number
@@ -117,7 +118,7 @@ def choose_from_history(args: argparse.Namespace, ask=input, say=print) -> dict:
         say("\n".join(recent_lines(games)))
         number = ask_number(len(games), "game", ask, say)
         if number is None:
-            raise UserError("no game chosen")
+            return None
         chosen = games[number]
         args.record = HISTORY_SOURCE.format(id=chosen.id)
         return record(db, chosen.id)
