@@ -186,3 +186,12 @@ def test_the_help_fits_the_window_and_lists_every_key_then_the_rules(columns, ro
         assert rule in words
     assert all("any other key goes back" in page[-1] for page in pages)
     assert f"page 1/{count}, Tab: next page" in pages[0][-1]
+
+
+def test_a_finished_game_offers_a_rematch_to_its_players_not_to_a_spectator():
+    game = load_record(RECORDS / "three-players-ranked-pool.json")
+    seats = [seat(i, c, c) for i, c in enumerate(game.players)]
+    player = table_state(seats, label=game.players[0], game=game)
+    watcher = table_state(seats, label=None, game=game)
+    assert "r rematch" in text(panels.hints(player, UIState(), controller(player).view, 100))
+    assert "rematch" not in text(panels.hints(watcher, UIState(), controller(watcher).view, 100))

@@ -315,7 +315,8 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0,
     common = [("c chat", "c chat")]
     game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":
-        items = game + [("r rematch", "r rematch")] + _score_hint(state, view) + common
+        rematch = [("r rematch", "r rematch")] if state.seat is not None else []  # a spectator's is not asked
+        items = game + rematch + _score_hint(state, view) + common
     elif state.pause is not None and state.waiting_for_me:
         items = [("any key: go on", "any key: go on")] + common
     elif state.pause is not None:
