@@ -618,7 +618,7 @@ def test_the_club_s_lobby_asks_a_table_s_code_without_showing_it(tmp_path):
         stop(club)
 
 
-def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tmp_path):
+def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_asks_then_stops_the_host(tmp_path):
     folder = tmp_path / "club"
     hana = Terminal(["host", "--club", "--port", "0", "--no-history", "--save", str(folder), "--name", "Hana"],
                     columns=100)
@@ -632,7 +632,16 @@ def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_stops_the_host(tm
              and "--table " in hana.text(), "the new table's lobby, with how others join it")
         hana.keys("q")
         wait([hana], lambda: "1 table; you: Hana" in hana.text() and "Waddle 1" in hana.text(), "back at the club")
-        hana.keys("q")
+        assert "q stop the club" in hana.screen.display[-1]
+        hana.keys("q")  # the host's q stops the club for everybody: asked first
+        wait([hana], lambda: "Stop the club for everybody? The games in play are saved. y: yes, any other key: no"
+             in hana.screen.display[-1], "the question")
+        hana.keys("n")  # no: the lobby goes on (the key answers, it opens no table)
+        wait([hana], lambda: "q stop the club" in hana.screen.display[-1], "the lobby's keys again")
+        assert hana.proc.poll() is None and "New table of:" not in hana.text()
+        hana.keys("\x03")  # Ctrl-C asks the same; y stops the club
+        wait([hana], lambda: "Stop the club for everybody?" in hana.screen.display[-1], "the question again")
+        hana.keys("y")
         wait([hana], lambda: hana.proc.poll() is not None, "the host stopped")
         hana.read()
         out = bytes(hana.output).decode("utf-8", "replace")

@@ -93,7 +93,8 @@ def _ssh_too(address: str, ssh_port: int | None) -> str:
 def host_club(args: argparse.Namespace) -> int:
     """``waddle host --club``: the club's host (as ``waddle serve --club`` makes it) in a
     thread of this process with its own trio run, and you at its lobby
-    (:func:`client.commands.join.club_evening`) until you leave it, which stops the host.
+    (:func:`client.commands.join.club_evening`) until you leave it, which stops the host
+    (its ``q`` asks first: it stops the club for everybody).
 
     Raises:
         OSError: the host cannot listen (saying where), or the UI cannot run.
@@ -155,7 +156,8 @@ def host_club(args: argparse.Namespace) -> int:
     local = "127.0.0.1" if server.address in ("0.0.0.0", "") else server.address
     args.address, args.wait, args.table = f"{local}:{port}", 10.0, None
     try:
-        return club_evening(local, port, args, {"label": args.colour, "seat_store": SeatStore()})
+        return club_evening(local, port, args, {"label": args.colour, "seat_store": SeatStore()},
+                            stops_club=True)
     finally:
         trio.from_thread.run_sync(running["stop"], trio_token=running["token"])
         thread.join(30)

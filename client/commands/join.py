@@ -89,7 +89,8 @@ def table_ui(host: str, port: int, args: argparse.Namespace, client_options: dic
 
 
 def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict,
-                 ask=getpass.getpass, *, again: str | None = None, first: str | None = None) -> int:
+                 ask=getpass.getpass, *, again: str | None = None, first: str | None = None,
+                 stops_club: bool = False) -> int:
     """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
     lobby again, until the player leaves the lobby (then printing how to come back to
     the seat kept at the last table, if one is). A table that wants a code and was
@@ -99,7 +100,8 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
     ``client_options`` are each table's client's (with ``unix_socket``, the lobby's
     requests go there too: an SSH guest's, :mod:`client.sshguest`); ``again``: the command
     that brings the player back to a seat (``None``: ``waddle join`` with the table's id);
-    ``first``: the id of a table to open before the lobby (a returning SSH guest's seat).
+    ``first``: the id of a table to open before the lobby (a returning SSH guest's seat);
+    ``stops_club``: the lobby is the club's own host's, where leaving stops the club (asked first).
 
     Raises:
         OSError: the terminal UI cannot run.
@@ -114,7 +116,7 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
         raise OSError(f"{host}:{port} is a club of many tables: its lobby needs a terminal "
                       f"(else: waddle tables {host}:{port}, then --table ID)")
     lobby = ClubLobby(host, port, options.check_name(args.name), watching=bool(client_options.get("watch")),
-                      unix_socket=client_options.get("unix_socket"))
+                      unix_socket=client_options.get("unix_socket"), stops_club=stops_club)
     choice = Choice(first) if first else choose(lobby, colour=want_colour(args.no_color))
     parting = None
     while choice is not None:

@@ -7,7 +7,8 @@ code, and who sits there with the rating the club's history knows beside each na
 (:func:`client.club.table_columns`). Keys: up/down (``k``/``j``) choose a table, Enter
 joins it (``waddle watch``: watches it), ``w`` watches it, ``n`` opens a new table (then
 the game's number), ``r`` asks for the list at once (it is asked every
-:data:`REFRESH` seconds), ``q`` leaves. :func:`choose` returns what was chosen; the
+:data:`REFRESH` seconds), ``q`` leaves (on the club's own host, ``waddle host --club``,
+where leaving stops the club, after asking: :data:`STOP_QUESTION`). :func:`choose` returns what was chosen; the
 table's own screen (:class:`client.ui.app.WaddleApp`) then runs, and quitting it comes
 back here (:func:`client.commands.join.open_table`).
 
@@ -27,6 +28,7 @@ import trio
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth
@@ -35,7 +37,7 @@ from client.club import create_table, list_tables, seat_text, table_columns
 from client.core import ClientError
 from client.ui.mouse import guarded_mouse
 from client.ui.style import make_style
-from client.ui.text import join_lines
+from client.ui.text import join_lines, question_line
 from protocol.messages import TableInfo
 from protocol.text import cells, clean_name, cut, pad, shown
 
@@ -48,6 +50,8 @@ HEADING = ("table", "game", "seats", "game state", "watching", "code", "players 
 #: The widths of the columns before the players: 78 cells with their gaps, so that with the
 #: selection's mark they fill an 80-column terminal.
 WIDTHS = (18, 15, 10, 11, 10, 4)
+#: What the club's own host is asked before its ``q`` stops the club.
+STOP_QUESTION = "Stop the club for everybody? The games in play are saved."
 #: Where the rows of a table's players that do not fit beside its columns begin.
 INDENT = 2
 
@@ -75,6 +79,11 @@ class ClubLobby:
     watching: bool = False
     #: The Unix socket the requests go to (an SSH guest's; ``None``: ``host``:``port``).
     unix_socket: str | None = None
+    #: Whether leaving this lobby stops the club (the host's own, ``waddle host --club``):
+    #: ``q`` asks first.
+    stops_club: bool = False
+    #: Whether :data:`STOP_QUESTION` is asked (the bottom line says it; any key answers).
+    asking: bool = False
     tables: list = field(default_factory=list)
     selected: int = 0
     notice: str = ""
@@ -115,15 +124,19 @@ class ClubLobby:
             out.append([("", "  no tables yet: n opens one")])
         out += [[]] * max(0, rows - len(out) - 1 - len(notice))
         out += [[("class:notice", cut(line, columns))] for line in notice]
-        out.append([("class:key", cut(self.hints(), columns))])
+        out.append([("class:banner.alert" if self.asking else "class:key", cut(self.hints(columns), columns))])
         return out
 
-    def hints(self) -> str:
+    def hints(self, columns: int = 0) -> str:
+        """The keys' line (a question being asked: the question, fitted to ``columns``)."""
+        if self.asking:
+            return question_line(STOP_QUESTION, columns)
         if self.creating:
             games = "  ".join(f"{n} {ruleset.title}" for n, ruleset in enumerate(self.games, 1))
             return f"New table of: {games}   Esc back"
         enter = "watch" if self.watching else "join"
-        return f"Enter {enter}  w watch  n new table  r refresh  q leave the club"
+        leave = "stop the club" if self.stops_club else "leave the club"
+        return f"Enter {enter}  w watch  n new table  r refresh  q {leave}"
 
     # -- what keys do -------------------------------------------------------------------------
 
@@ -209,8 +222,9 @@ async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
                       full_screen=True,
                       style=make_style(colour), color_depth=None if colour else ColorDepth.MONOCHROME,
                       erase_when_done=True)
-    listing = Condition(lambda: not lobby.creating)
-    creating = Condition(lambda: lobby.creating)
+    listing = Condition(lambda: not lobby.creating and not lobby.asking)
+    creating = Condition(lambda: lobby.creating and not lobby.asking)
+    asking = Condition(lambda: lobby.asking)
 
     @kb.add("up", filter=listing)
     @kb.add("k", filter=listing)
@@ -252,11 +266,23 @@ async def _run(lobby: ClubLobby, colour: bool) -> Choice | None:
         await lobby.refresh()
         app.invalidate()
 
+    def leave() -> None:
+        lobby.choice, lobby.asking = None, False
+        app.exit()
+
     @kb.add("q", filter=listing)
     @kb.add("c-c")
     def _(event):
-        lobby.choice = None
-        app.exit()
+        if lobby.stops_club and not lobby.asking:  # a second Ctrl-C stops it, as at a table
+            lobby.creating, lobby.asking = False, True
+        else:
+            leave()
+
+    @kb.add(Keys.Any, filter=asking)
+    def _(event):
+        lobby.asking = False
+        if event.data in ("y", "Y"):
+            leave()
 
     async def keep_listing() -> None:
         while True:

@@ -23,6 +23,7 @@ from client.ui.text import (
     join_lines,
     player_label,
     player_names,
+    question_line,
     wrap_line,
 )
 from client.ui.uistate import UIState
@@ -303,9 +304,7 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0,
     (0: no limit): the long forms if they fit, else the short ones, else dropping hints
     from the last before "? help", which (with "q quit") always stays."""
     if ui.mode == "confirm":
-        line = f" {ui.question} y: yes, any other key: no "
-        if width and get_cwidth(line) > width:
-            line = f" {ui.question} y/n "
+        line = question_line(ui.question, width)
         return cut_line([("class:banner.alert", line)], width, ascii=ascii) if width else [("class:banner.alert", line)]
     if state.phase is None:
         return [("class:dim", " connecting...  q quit")]

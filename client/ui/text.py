@@ -52,6 +52,13 @@ def fit_left(text: str, width: int, *, ascii: bool = False) -> str:
     return dots + tail[::-1]
 
 
+def question_line(question: str, width: int = 0) -> str:
+    """A yes/no ``question`` as the bottom line asks it: ``" QUESTION y: yes, any other
+    key: no "``, or ``" QUESTION y/n "`` when that is wider than ``width`` (0: no limit)."""
+    line = f" {question} y: yes, any other key: no "
+    return f" {question} y/n " if width and get_cwidth(line) > width else line
+
+
 def seat_letter(label: str) -> str:
     """The letter that stands for the seat labelled ``label``: its first, upper case
     (``"red"`` -> ``R``); the labels of a game differ in their first letter."""
