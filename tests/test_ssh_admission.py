@@ -3,6 +3,8 @@ takes back (:class:`server.ssh.admission.Admission`, on a host in virtual time),
 host of one table and at a club's tables, and the gateway's session limits
 (:meth:`server.ssh.gate.Gate.may_open`)."""
 
+import os
+
 import trio
 from test_server_kit import config, hosting, started_pair
 
@@ -156,3 +158,21 @@ async def test_a_name_finds_the_seat_its_keyless_ssh_guest_took_after_the_club_i
             seat.away_since -= table.grace  # the grace since the resume is over
             assert admission.returning(None, "cy") == []  # a name alone no longer takes it
             nursery.cancel_scope.cancel()
+
+
+def test_a_gateway_removes_the_folders_that_killed_hosts_left_but_not_a_running_host_s(tmp_path):
+    import subprocess
+    import sys
+
+    from server.ssh.bridge import FOLDER_PREFIX, remove_stale_folders
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # a process that ended
+    stale = tmp_path / f"{FOLDER_PREFIX}{gone}-abc"
+    running = tmp_path / f"{FOLDER_PREFIX}{os.getpid()}-def"
+    unknown = tmp_path / f"{FOLDER_PREFIX}x1y2z3"  # an older host's name: whose, nobody can tell
+    for folder in (stale, running, unknown):
+        folder.mkdir()
+        (folder / "1.sock").write_text("")
+    remove_stale_folders(str(tmp_path))
+    assert not stale.exists() and running.exists() and unknown.exists()

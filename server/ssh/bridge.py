@@ -20,6 +20,7 @@ the guest's key fingerprint, which the history stores.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import itertools
 import os
@@ -177,6 +178,32 @@ def _settle(future: asyncio.Future, result: outcome.Outcome) -> None:
         future.set_exception(result.error)
 
 
+#: The start of a gateway's private folder's name, then its host's process id.
+FOLDER_PREFIX = "waddle-ssh-"
+
+
+def remove_stale_folders(where: str | None = None) -> None:
+    """Remove the private folders (in ``where``, default the temporary one) that gateways of
+    this user left behind when their host was killed: those whose host process is gone."""
+    where = where or tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(where):
+            pid = entry.name[len(FOLDER_PREFIX):].partition("-")[0]
+            if entry.name.startswith(FOLDER_PREFIX) and pid.isdigit() and not _alive(int(pid)) \
+                    and entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 async def run_gateway(host, config: SshConfig, *,
                       task_status: trio.TaskStatus[SshListening] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve ``host``'s table or club over SSH on ``host.address``:``config.port`` until cancelled;
@@ -192,7 +219,8 @@ async def run_gateway(host, config: SshConfig, *,
     from server.ssh.keys import fingerprint, host_key
 
     key = await trio.to_thread.run_sync(host_key, config.key_path)
-    folder = tempfile.mkdtemp(prefix="waddle-ssh-")  # mode 0700: only this user connects
+    remove_stale_folders()
+    folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")  # mode 0700: only this user connects
     try:
         async with trio.open_nursery() as nursery:
             bridge = Bridge(host, nursery, folder)
