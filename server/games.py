@@ -5,7 +5,8 @@ the seats take the opening turn order (:func:`waddle.ruleset.opening_order`), an
 1 (``started``, each audience's view) goes to everybody once the save file exists. What
 the game needs (the hex game: a map) is made in the lobby by the driver, or at the
 start. Once a game is over, a rematch starts when every person at the table asked for
-one: the same seats, fresh options (:meth:`waddle.ruleset.Ruleset.reseeded`), the
+one: the same seats but those whose person left the table (filled by bots, as at a
+start, or played by fewer), fresh options (:meth:`waddle.ruleset.Ruleset.reseeded`), the
 opening order rotated by one, the event version counting on, the finished game's save
 file kept and the new one beside it (:func:`numbered`). :class:`GamePart` is this part
 of :class:`server.table.Table` (a mixin).
@@ -108,22 +109,42 @@ class GamePart:
 
     @in_turn
     def new_game(self) -> None:
-        """A rematch: a new game at the table once the last is over, the same seats, the
-        game's options made afresh from a new seed (:meth:`waddle.ruleset.Ruleset.reseeded`),
-        the opening order rotated by one (the first to act last time acts last); the version
-        goes on counting; the finished game's save file stays, and the new one is saved beside
-        it (``NAME-2.json``, ...).
+        """A rematch: a new game at the table once the last is over, the same seats but
+        those whose person left (:attr:`server.seats.Seat.left`), the game's options made
+        afresh from a new seed (:meth:`waddle.ruleset.Ruleset.reseeded`), the opening order
+        rotated by one (the first to act last time acts last); the version goes on
+        counting; the finished game's save file stays, and the new one is saved beside it
+        (``NAME-2.json``, ...). A seat left is filled by the table's bots, as at a start;
+        with none, the game is played by fewer players, when the game allows that many.
 
         Raises:
-            ValueError: the game is not over, or the new game cannot be made.
+            ValueError: the game is not over, too few players are left (and no bots), or
+                the new game cannot be made.
         """
         if self.phase != "finished":
             raise ValueError("the game is not over")
+        gone = [s for s in self.seats if s.left]
         labels = list(self.match.labels)
+        stay = [label for label in labels[1:] + labels[:1] if label not in {s.label for s in gone}]
+        bots = self.settings.bots
+        players = self.settings.players if bots else len(stay)
+        if players < self.ruleset.players[0]:
+            raise ValueError(f"{' and '.join(s.name for s in gone)} left the table: {self.ruleset.title} "
+                             f"needs {self.ruleset.players[0]} players, and this table has no bots")
         options = self.ruleset.reseeded(self.settings.options, self.rng.randrange(2**31))
-        settings = msgspec.structs.replace(self.settings, options=options)
-        prepared = self.fixed or self.ruleset.prepare(options, settings.players, None)
-        match = self.ruleset.new_match(prepared, options, labels[1:] + labels[:1])
+        settings = msgspec.structs.replace(self.settings, options=options, players=players)
+        if players != self.settings.players:
+            self.ruleset.check_options(options, players, prepared=self.fixed, host=self.host_options)
+        free = [look.label for look in self.seats.looks if look.label not in stay][:players - len(stay)]
+        prepared = self.fixed or self.ruleset.prepare(options, players, None)
+        match = self.ruleset.new_match(prepared, options, stay + free)
+        for seat in gone:
+            self.seats.remove(seat)
+        had = sum(s.bot is not None for s in self.seats)
+        for i, label in enumerate(free):
+            kind = bots[min(i, len(bots) - 1)]
+            self.seats.add(self.seats.unique_name(bot_name(had + i, kind), self._spectator_names()), label,
+                           bot=kind)
         if self.saver:
             self.saver.move(numbered(self._first_save, self.games + 1))  # the last game kept whole
         self.settings = settings
@@ -156,19 +177,20 @@ class GamePart:
         else:
             self.rematch.discard(seat)
         self.broadcast_lobby()
-        try:
-            self._rematch_if_all_asked()
-        except ValueError as exc:
-            self.rematch.clear()
-            self._reject(peer, "rematch", "cannot_start", str(exc))
-            self.broadcast_lobby()
+        self._rematch_if_all_asked()
 
     def _rematch_if_all_asked(self) -> None:
-        """Start the rematch once every connected person asked for it (and somebody did).
-
-        Raises:
-            ValueError: the new game cannot be made.
-        """
+        """Start the rematch once every connected person asked for it (and somebody did);
+        one that cannot be made is refused (``cannot_start``) to everybody who asked."""
         people = {s for s in self.seats if s.bot is None and s.peer is not None}
-        if self.phase == "finished" and self.rematch and people <= self.rematch:
+        if self.phase != "finished" or not self.rematch or not people <= self.rematch:
+            return
+        try:
             self.new_game()
+        except ValueError as exc:
+            log.warning("cannot make the rematch: %s", exc)
+            asked = [s.peer for s in self.rematch if s.peer is not None]
+            self.rematch.clear()
+            for peer in asked:
+                self._reject(peer, "rematch", "cannot_start", str(exc))
+            self.broadcast_lobby()

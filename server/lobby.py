@@ -14,7 +14,6 @@ codes: ``docs/protocol.md``.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import msgspec
@@ -39,8 +38,6 @@ from protocol.text import clean, clean_name
 from server.logbudget import peer_log
 from server.outbox import in_turn
 from server.seats import Peer, Seat
-
-log = logging.getLogger("waddle.server")
 
 
 class LobbyPart:
@@ -134,12 +131,7 @@ class LobbyPart:
             if self.pause is not None:
                 self.go_on(seat)
             self.broadcast_lobby()
-            try:
-                self._rematch_if_all_asked()
-            except ValueError as exc:
-                self.rematch.clear()
-                log.warning("cannot make the rematch: %s", exc)
-                self.broadcast_lobby()
+            self._rematch_if_all_asked()
 
     @in_turn
     def leave(self, peer: Peer) -> None:
@@ -150,7 +142,8 @@ class LobbyPart:
     @in_turn
     def depart(self, peer: Peer) -> None:
         """``peer`` is no longer at the table, its connection open (a club's ``leave_table``):
-        in the lobby its seat is freed; in a game it is held for a reclaim."""
+        in the lobby its seat is freed; in a game it is held for a reclaim, and the next
+        game (a rematch) is played without it unless its person comes back first."""
         seat = peer.seat
         if seat is not None and self.phase == "lobby":
             self.seats.remove(seat)
@@ -159,6 +152,9 @@ class LobbyPart:
             self._go(peer)
             self.broadcast_lobby()
         else:
+            if seat is not None and seat.peer is peer:
+                seat.left = True
+                self.rematch.discard(seat)
             self.disconnect(peer)
         peer.seat, peer.watching = None, False
 
@@ -181,7 +177,7 @@ class LobbyPart:
             old.seat = None
             self._go(old)
             self.outbox.close(old, "replaced", "the seat was reclaimed by another connection")
-        seat.peer, seat.away_since, peer.seat = peer, None, seat
+        seat.peer, seat.away_since, seat.left, peer.seat = peer, None, False, seat
         seat.fingerprint = peer.fingerprint or seat.fingerprint
         self._come(peer)
         self.standins.discard(seat)

@@ -66,7 +66,9 @@ class Seat:
     in the save and written to the history); ``ssh_name``: the SSH user name of that guest
     if it came without a key (kept in the save: after a resume the name still finds the
     seat, :mod:`server.ssh.admission`). ``peer``: the connection holding it
-    (``None``: away). ``away_since``: when its connection went (trio time). ``acted``: the action ids it played, with their event versions;
+    (``None``: away). ``away_since``: when its connection went (trio time). ``left``: its
+    person left the table in a game (``leave``, a club's ``leave_table``) and has not come
+    back: the next game (a rematch) is played without them. ``acted``: the action ids it played, with their event versions;
     ``actions``: the actions of those ids played since this host started (not saved: a
     resumed table compares a resent action by its version only).
     """
@@ -82,6 +84,7 @@ class Seat:
     away_since: float | None = None
     acted: dict[str, int] = field(default_factory=dict, repr=False)
     actions: dict[str, Any] = field(default_factory=dict, repr=False)
+    left: bool = False
 
     @property
     def label(self) -> str:

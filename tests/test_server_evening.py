@@ -177,6 +177,82 @@ async def test_a_rematch_waits_only_for_the_people_still_at_the_table(autojump_c
             await ada.send(protocol.Rematch())
             await ada.until(lambda: any(s.rematch for s in ada.lobby.seats))
             assert host.table.phase == "finished"  # Bob has not asked
-            await bob.send(protocol.Leave())
+            await bob.stream.aclose()  # his link drops: his seat is held for a reclaim
             started = await ada.expect(protocol.Started)
             assert host.table.games == 2 and started.version == host.table.version
+            assert [s.name for s in host.table.seats] == ["Bob", "Ada"]
+
+
+async def play_to_the_end(clients) -> None:
+    async with trio.open_nursery() as n:
+        for i, client in enumerate(clients):
+            n.start_soon(client.play_randomly, random.Random(10 + i))
+
+
+async def test_a_player_who_left_the_finished_table_is_not_seated_in_the_rematch_a_bot_is(autojump_clock):
+    async with hosting(config(settings=hex_settings(2, seat_order="seated", bots=["greedy"]))) as (host, connect):
+        with trio.fail_after(60):
+            ada, bob = await started_pair(connect)
+            await play_to_the_end([ada, bob])
+            await bob.send(protocol.Leave())  # q at GAME OVER
+            await ada.until(lambda: not any(s.connected for s in ada.lobby.seats if s.name == "Bob"))
+            await ada.send(protocol.Rematch())
+            await ada.expect(protocol.Started)
+            lobby = await ada.expect(protocol.Lobby, phase="playing")
+            assert [(s.name, s.bot) for s in lobby.seats] == [("Ada", None), ("Pingu (greedy bot)", "greedy")]
+            assert lobby.game == 2 and host.table.settings.players == 2
+            assert not host.table.standins  # nobody away is played for
+
+
+async def test_a_rematch_without_bots_is_played_by_the_people_still_at_the_table(autojump_clock):
+    async with hosting(config(prepared=None, settings=hex_settings(4, seat_order="seated"))) as (host, connect):
+        with trio.fail_after(120):
+            clients = [await connect() for _ in range(4)]
+            for client, name in zip(clients, ("Ada", "Bob", "Cy", "Di")):
+                await client.join(name)
+            ada, bob, cy, di = clients
+            await ada.send(protocol.Start())
+            for client in clients:
+                await client.expect(protocol.Started)
+            await play_to_the_end(clients)
+            await cy.send(protocol.Rematch())
+            await cy.until(lambda: any(s.rematch for s in cy.lobby.seats))
+            await cy.send(protocol.Leave())  # asked, then pressed q after all
+            for client in (ada, bob, di):
+                await client.send(protocol.Rematch())
+            await ada.expect(protocol.Started)
+            lobby = await ada.expect(protocol.Lobby, phase="playing")
+            assert [s.name for s in lobby.seats] == ["Bob", "Di", "Ada"]  # rotated: Ada opened game 1
+            assert lobby.settings.players == 3 and lobby.game == 2
+            assert list(host.table.match.labels) == [s.label for s in lobby.seats]
+
+
+async def test_a_rematch_too_few_are_left_for_is_refused_saying_who_left(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(60):
+            ada, bob = await started_pair(connect)
+            await play_to_the_end([ada, bob])
+            await ada.send(protocol.Rematch())
+            await ada.until(lambda: any(s.rematch for s in ada.lobby.seats))
+            await bob.send(protocol.Leave())
+            refused = await ada.expect(protocol.Rejected, request="rematch")
+            assert refused.code == "cannot_start"
+            assert "Bob left the table" in refused.message and "needs 2 players" in refused.message
+            assert host.table.phase == "finished" and host.table.games == 1
+            await ada.until(lambda: not any(s.rematch for s in ada.lobby.seats))
+
+
+async def test_a_player_who_left_and_came_back_to_the_finished_table_plays_the_rematch(autojump_clock):
+    async with hosting() as (host, connect):
+        with trio.fail_after(60):
+            ada, bob = await started_pair(connect)
+            await play_to_the_end([ada, bob])
+            await bob.send(protocol.Leave())
+            again = await connect()
+            await again.hello()
+            await again.send(protocol.Reclaim(token=bob.token, last_version=0))
+            await again.expect(protocol.Seated)
+            await ada.send(protocol.Rematch())
+            await again.send(protocol.Rematch())
+            await again.expect(protocol.Started)
+            assert [s.name for s in host.table.seats] == ["Bob", "Ada"]
