@@ -226,6 +226,20 @@ def test_the_club_s_lobby_wraps_a_long_notice_such_as_how_to_come_back_instead_o
     assert " ".join(line.strip() for line in screen[-4:-1]) == back  # the notice, whole, above the keys
 
 
+def test_the_club_host_s_lobby_keeps_how_others_join_under_its_title_folding_a_long_line_before_or():
+    from client.ui.club import ClubLobby
+
+    joins = ("Others join with:  waddle join 127.0.0.1:7777  or  ssh -p 2222 NAME@127.0.0.1",
+             "SSH host key fingerprint:  SHA256:abc")
+    lobby = ClubLobby("127.0.0.1", 7777, "Hank", stops_club=True, joins=joins)
+    wide = ["".join(text for _, text in line).rstrip() for line in lobby.lines(100, 12)]
+    assert wide[1:4] == [*joins, ""] and wide[4].startswith("  table")
+    narrow = ["".join(text for _, text in line).rstrip() for line in lobby.lines(60, 12)]
+    assert narrow[1:4] == ["Others join with:  waddle join 127.0.0.1:7777", "    or  ssh -p 2222 NAME@127.0.0.1",
+                           "SSH host key fingerprint:  SHA256:abc"]
+    assert len(narrow) == 12 and narrow[-1].endswith("q stop the club")
+
+
 def test_a_club_that_cannot_listen_leaves_no_save_folder_behind(tmp_path):
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))

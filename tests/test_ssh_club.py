@@ -274,11 +274,16 @@ def test_waddle_host_club_with_ssh_prints_the_ssh_command_beside_the_join_comman
         printed = bytes(hana.output).decode("utf-8", "replace")
         first = re.search(r"Hosting a club on 127\.0\.0\.1:(\d+)\. Others join with:  waddle join 127\.0\.0\.1:\1"
                           r"  or  ssh -p (\d+) NAME@127\.0\.0\.1\r?\n", printed)
-        assert first and "SSH host key fingerprint:  SHA256:" in printed
+        key = re.search(r"SSH host key fingerprint:  (SHA256:\S+)\r?\n", printed)
+        assert first and key
+        assert [line.rstrip() for line in hana.screen.display[1:3]] == [  # and in the lobby, kept there
+            f"Others join with:  waddle join 127.0.0.1:{first.group(1)}  or  ssh -p {first.group(2)} NAME@127.0.0.1",
+            f"SSH host key fingerprint:  {key.group(1)}"]
         ann = guest(int(first.group(2)), "ann", tmp_path / "known_hosts", columns=WIDE)
         terminals.append(ann)
         wait(terminals, lambda: f"Waddle club at 127.0.0.1:{first.group(2)}: 0 tables; you: ann" in ann.text(),
              "a guest at the host's club")
+        assert "Others join with" not in ann.text() and "q leave the club" in ann.text()
         ann.keys("n1")
         wait(terminals, lambda: "Waddle 1" in hana.text() and "ann" in row(hana, "Waddle 1"),
              "the guest's table in the host's lobby")

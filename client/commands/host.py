@@ -93,7 +93,8 @@ def _ssh_too(address: str, ssh_port: int | None) -> str:
 def host_club(args: argparse.Namespace) -> int:
     """``waddle host --club``: the club's host (as ``waddle serve --club`` makes it) in a
     thread of this process with its own trio run, and you at its lobby
-    (:func:`client.commands.join.club_evening`) until you leave it, which stops the host
+    (:func:`client.commands.join.club_evening`, showing how others join) until you leave
+    it, which stops the host
     (its ``q`` asks first: it stops the club for everybody).
 
     Raises:
@@ -146,18 +147,18 @@ def host_club(args: argparse.Namespace) -> int:
         raise OSError(f"cannot host on {server.address}:{server.wanted_port}: "
                       f"{getattr(error, 'strerror', None) or error}")
     port = running["port"]
-    print(f"Hosting a club on {server.address}:{port}. Others join with:  "
-          f"{serve.join_command(server.address, port, None)}"
-          f"{f'  or  {server.ssh.command}' if server.ssh else ''}", flush=True)
+    hosting = (f"Others join with:  {serve.join_command(server.address, port, None)}"
+               f"{f'  or  {server.ssh.command}' if server.ssh else ''}",)
     if server.ssh is not None:
-        print(f"SSH host key fingerprint:  {server.ssh.fingerprint}", flush=True)
+        hosting += (f"SSH host key fingerprint:  {server.ssh.fingerprint}",)
+    print(f"Hosting a club on {server.address}:{port}. " + "\n".join(hosting), flush=True)
     if args.lan:
         print(f"Hosting {serve.CLUB_LAN_NOTE}", flush=True)
     local = "127.0.0.1" if server.address in ("0.0.0.0", "") else server.address
     args.address, args.wait, args.table = f"{local}:{port}", 10.0, None
     try:
         return club_evening(local, port, args, {"label": args.colour, "seat_store": SeatStore()},
-                            stops_club=True)
+                            hosting=hosting)
     finally:
         trio.from_thread.run_sync(running["stop"], trio_token=running["token"])
         thread.join(30)

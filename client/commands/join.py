@@ -90,7 +90,7 @@ def table_ui(host: str, port: int, args: argparse.Namespace, client_options: dic
 
 def club_evening(host: str, port: int, args: argparse.Namespace, client_options: dict,
                  ask=getpass.getpass, *, again: str | None = None, first: str | None = None,
-                 stops_club: bool = False) -> int:
+                 hosting: tuple[str, ...] | None = None) -> int:
     """The club's lobby (:mod:`client.ui.club`), then the table chosen there, then the
     lobby again, until the player leaves the lobby (then printing how to come back to
     the seat kept at the last table, if one is). A table that wants a code and was
@@ -101,7 +101,8 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
     requests go there too: an SSH guest's, :mod:`client.sshguest`); ``again``: the command
     that brings the player back to a seat (``None``: ``waddle join`` with the table's id);
     ``first``: the id of a table to open before the lobby (a returning SSH guest's seat);
-    ``stops_club``: the lobby is the club's own host's, where leaving stops the club (asked first).
+    ``hosting``: the lobby is the club's own host's (``waddle host --club``): these lines
+    (how others join) are shown at its top, and leaving it stops the club (asked first).
 
     Raises:
         OSError: the terminal UI cannot run.
@@ -116,7 +117,8 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
         raise OSError(f"{host}:{port} is a club of many tables: its lobby needs a terminal "
                       f"(else: waddle tables {host}:{port}, then --table ID)")
     lobby = ClubLobby(host, port, options.check_name(args.name), watching=bool(client_options.get("watch")),
-                      unix_socket=client_options.get("unix_socket"), stops_club=stops_club)
+                      unix_socket=client_options.get("unix_socket"),
+                      stops_club=hosting is not None, joins=hosting or ())
     choice = Choice(first) if first else choose(lobby, colour=want_colour(args.no_color))
     parting = None
     while choice is not None:

@@ -82,6 +82,9 @@ class ClubLobby:
     #: Whether leaving this lobby stops the club (the host's own, ``waddle host --club``):
     #: ``q`` asks first.
     stops_club: bool = False
+    #: Lines shown under the title, kept there (the host's own lobby: how others join the
+    #: club); one too wide for the screen folds before each ``"  or  "``.
+    joins: tuple[str, ...] = ()
     #: Whether :data:`STOP_QUESTION` is asked (the bottom line says it; any key answers).
     asking: bool = False
     tables: list = field(default_factory=list)
@@ -105,7 +108,9 @@ class ClubLobby:
         count = len(self.tables)
         title = (f"Waddle club at {self.host}:{self.port}: {count} table{'' if count == 1 else 's'}; "
                  f"you: {shown(clean_name(self.name, '?'))}")
-        out = [[("class:banner", cut(title, columns).ljust(columns))], []]
+        out = [[("class:banner", cut(title, columns).ljust(columns))]]
+        out += [[("", cut(row, columns))] for line in self.joins for row in _fold(line, columns)]
+        out.append([])
         out.append([("class:dim", cut("  " + _row(HEADING[:-1], WIDTHS) + "  " + HEADING[-1], columns))])
         notice = textwrap.wrap(self.notice, max(1, columns), break_on_hyphens=False)[:NOTICE_ROWS] or [""]
         body = rows - len(out) - 2 - len(notice)
@@ -202,6 +207,19 @@ def entry(info: TableInfo, columns: int) -> list[str]:
         else:
             line = f"{line} {text}" if line else text
     return [*rows, " " * INDENT + line]
+
+
+def _fold(line: str, columns: int) -> list[str]:
+    """``line`` in rows of ``columns``: whole when it fits, else a new row (indented) at
+    each ``"  or  "`` that does not fit on the row before."""
+    first, *others = line.split("  or  ")
+    rows = [first]
+    for other in others:
+        if cells(rows[-1]) + 6 + cells(other) <= columns:
+            rows[-1] += "  or  " + other
+        else:
+            rows.append("    or  " + other)
+    return rows
 
 
 def _row(cells, widths) -> str:
