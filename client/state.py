@@ -91,6 +91,8 @@ class TableState:
             whether the game is saved and how it goes on, cleaned), until the client is
             connected again; else ``None``.
         ruleset: the table's game (``None`` before ``welcome``).
+        club: whether the table is one of a club's (``welcome`` ``club``): its owner, not
+            the host, starts it.
         phase: ``"lobby"``, ``"playing"`` or ``"finished"`` (``None`` before the first lobby).
         settings: the table's :class:`protocol.Settings` (``None`` before the first lobby).
         seats: the seats, in seat order (:class:`protocol.SeatInfo`).
@@ -119,6 +121,7 @@ class TableState:
         self.retry: str | None = None
         self.host_stopped: str | None = None
         self.ruleset: Ruleset | None = None
+        self.club = False
         self.phase: str | None = None
         self.settings: Settings | None = None
         self.seats: list[SeatInfo] = []
@@ -227,7 +230,7 @@ class TableState:
         """
         match message:
             case Welcome():
-                self.ruleset = get_ruleset(message.game)
+                self.ruleset, self.club = get_ruleset(message.game), message.club
             case Seated():
                 self.label, self.name, self.spectator = message.label, shown(clean(message.name)), False
             case Watching():

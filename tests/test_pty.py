@@ -189,6 +189,7 @@ def test_two_people_play_a_whole_game_take_back_rejoin_and_rematch(tmp_path):
         wait(t.people, lambda: "Ann (you)" in ann.text() and "Bob" in ann.text() and "Bob (you)" in t.bob.text(),
              "both in the lobby")
         assert f"waddle join 127.0.0.1:{port} --code e2e" in ann.text()
+        assert "Lobby: waiting for the host to start" in t.bob.screen.display[0]  # the host owns its table
         ann.keys("\x1b[B" * 6 + "\r")  # down to Start, Enter: Bob is not ready, so it asks
         wait(t.people, lambda: "B Bob is not ready. Start anyway?" in ann.text(), "the start question")
         ann.keys("n")
@@ -562,6 +563,7 @@ def test_the_club_s_lobby_lists_tables_with_ratings_and_joins_opens_and_watches_
         ann.keys("\r")  # join Friday
         wait(terminals, lambda: "Ann (you)" in ann.text() and "Cy" in ann.text()
              and f"waddle join {where} --table {friday.table}" in ann.text(), "Friday's lobby")
+        assert "Lobby: waiting for Cy (the table's owner) to start" in ann.screen.display[0]  # not the host
         ann.keys("q")
         wait(terminals, lambda: "Waddle club at" in ann.text() and "Enter join" in ann.text(), "back in the club")
         ann.keys("j")

@@ -114,7 +114,7 @@ def _banner(state: TableState, ui: UIState, view: GameView | None, replay) -> Fr
     elif state.phase is None:
         line = [("class:banner", " Connecting... ")] + _retry(state)
     elif state.phase == "lobby":
-        line = [("class:banner", " Lobby: waiting for the host to start ")]
+        line = [("class:banner", f" Lobby: waiting for {_starter(state)} to start ")]
         if state.is_owner:
             line = [("class:banner", " Lobby: set up the table, then press Enter on Start ")]
     elif view is None or state.view is None:
@@ -137,6 +137,15 @@ def _banner(state: TableState, ui: UIState, view: GameView | None, replay) -> Fr
     if ui.notice:
         line.append(("class:notice", f"  {ui.notice}"))
     return line
+
+
+def _starter(state: TableState) -> str:
+    """Who starts the game in the lobby: the host at a table of its own; at a club's, the
+    table's owner (``"Ann (the table's owner)"``)."""
+    if not state.club:
+        return "the host"
+    owner = state.seat_info(state.owner)
+    return f"{state.name_of(owner.label)} (the table's owner)" if owner else "the table's owner"
 
 
 def _retry(state: TableState) -> Fragments:
