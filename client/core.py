@@ -94,8 +94,8 @@ HOST_STOPPED = "host_stopped"
 #: Seconds the first connection is tried for (refused, reset, timed out, full) by default.
 FIRST_WAIT = 60.0
 #: Join/reclaim/watch rejections after which reconnecting cannot help.
-FINAL_REJECTIONS = frozenset({"bad_code", "table_full", "started", "bad_token", "already_joined",
-                              "bad_message"})
+FINAL_REJECTIONS = frozenset({"code_required", "bad_code", "table_full", "started", "bad_token",
+                              "already_joined", "bad_message"})
 #: Messages queued by the ``*_nowait`` methods and not yet sent (more are refused).
 OUTBOX_SIZE = 64
 
@@ -491,6 +491,8 @@ class Client:
             if isinstance(message, Rejected):
                 error = f"refused by the host ({clean(message.code, MAX_LABEL)}): " \
                         f"{clean(message.message, MAX_MESSAGE)}"
+                if message.code == "code_required":
+                    error += ": give it with --code"
                 if message.code in FINAL_REJECTIONS:
                     raise _SeatRefused(error, message.code)
                 raise _Reconnect(error)

@@ -538,6 +538,7 @@ REJECTIONS: dict[str, str] = {
     "illegal": "the rules forbid the action (the message names the rule)",
     "stale": "the action was decided on an old version; the table has moved on",
     "rate_limited": "too many messages; slow down",
+    "code_required": "the table has a join code and none was given",
     "bad_code": "the join code is wrong",
     "table_full": "every seat is taken",
     "started": "the game has started; reclaim a seat or watch",

@@ -92,11 +92,14 @@ class LobbyPart:
 
     def code_refusal(self, code: str | None, address: str | None) -> tuple[str, str] | None:
         """``None`` when ``code`` lets a guest from ``address`` in (an open table, or the
-        right code), else the rejection's code and message: ``bad_code``, or
+        right code), else the rejection's code and message: ``code_required`` when none
+        was given (not a guess: the table says it has a code), ``bad_code``, or
         ``rate_limited`` when the guess was not even compared (too many wrong codes from
         there or in all: :class:`server.guard.Guard`)."""
         if self.code is None:
             return None
+        if not code:
+            return "code_required", "this table needs a join code"
         verdict = self.guard.check(address, code, self.code)
         if verdict.ok:
             return None
@@ -104,7 +107,8 @@ class LobbyPart:
 
     def join_refusal(self, code: str | None, address: str | None) -> tuple[str, str] | None:
         """Why a ``join`` with ``code`` from ``address`` would be refused now (a rejection
-        code and message: ``bad_code``, ``rate_limited``, ``started``, ``table_full``), or
+        code and message: ``code_required``, ``bad_code``, ``rate_limited``, ``started``,
+        ``table_full``), or
         ``None``."""
         refusal = self.code_refusal(code, address)
         if refusal is not None:

@@ -601,22 +601,35 @@ def test_the_club_s_lobby_asks_a_table_s_code_without_showing_it(tmp_path):
     from protocol import Settings
 
     club, port = start_club("--no-history", "--save", str(tmp_path / "club"))
-    ann = None
+    ann = eve = None
     try:
-        trio.run(lambda: create_table("127.0.0.1", port, "hex", Settings(players=2), name="Locked", code="s3cret"))
+        locked = trio.run(lambda: create_table("127.0.0.1", port, "hex", Settings(players=2), name="Locked",
+                                               code="s3cret"))
         ann = Terminal(["join", f"127.0.0.1:{port}", "--name", "Ann"], columns=130)
         wait([ann], lambda: "Locked" in ann.text() and "Enter join" in ann.text(), "the club's lobby")
         ann.keys("\r")
         wait([ann], lambda: "Join code:" in ann.text(), "the code asked for")
+        ann.keys("\r")  # nothing typed: the lobby again, saying so (no --code to give over ssh)
+        wait([ann], lambda: "this table needs a join code" in ann.text() and "Enter join" in ann.text(),
+             "the lobby, the code wanted")
+        assert "--code" not in ann.text() and "bad_code" not in ann.text()
+        ann.keys("\r")
+        wait([ann], lambda: bytes(ann.output).count(b"Join code:") == 2, "the code asked for again")
         ann.keys("s3cret\r")
         wait([ann], lambda: "Ann (you)" in ann.text(), "Locked's lobby, the code taken")
         ann.read()
         out = bytes(ann.output).decode("utf-8", "replace")
-        asked = out[out.index("Join code:"):]
+        asked = out[out.rindex("Join code:"):]
         assert "s3cret" not in asked[:asked.index("\x1b[?1049h")]  # not echoed (the table's lobby shows it after)
+        eve = Terminal(["join", f"127.0.0.1:{port}", "--table", locked.table, "--name", "Eve"], columns=130)
+        wait([eve], lambda: eve.proc.poll() is not None, "Eve's join, without --code, refused")
+        said = " ".join(eve.text().split())
+        assert "this table needs a join code: give it with --code" in said and "wrong" not in said
+        assert eve.proc.returncode != 0
     finally:
-        if ann is not None:
-            ann.close()
+        for terminal in (ann, eve):
+            if terminal is not None:
+                terminal.close()
         stop(club)
 
 

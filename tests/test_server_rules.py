@@ -135,10 +135,16 @@ async def test_lobby_rejections(autojump_clock):
             assert (await ada.expect(protocol.Rejected)).code == "not_joined"
             await ada.send(protocol.Join(name="Ada", code="wrong"))
             assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            wrong = host.table.guard.wrong
             await ada.send(protocol.Join(name="Ada"))
-            assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            refused = await ada.expect(protocol.Rejected)
+            assert (refused.code, refused.message) == ("code_required", "this table needs a join code")
+            await ada.send(protocol.Watch())
+            assert (await ada.expect(protocol.Rejected)).code == "code_required"
+            assert host.table.guard.wrong == wrong  # no code is not a wrong guess
             await ada.send(protocol.Watch(code="nope"))
             assert (await ada.expect(protocol.Rejected)).code == "bad_code"
+            assert host.table.guard.wrong == wrong + 1  # (counted where this test looks)
             await ada.send(protocol.Join(name="Ada", code="fjord"))
             await ada.expect(protocol.Seated)
             await ada.send(protocol.Join(name="Ada", code="fjord"))

@@ -95,8 +95,9 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
     lobby again, until the player leaves the lobby (then printing how to come back to
     the seat kept at the last table, if one is). A table that wants a code and was
     given none (``--code``) asks for it with ``ask`` (by default not shown as it is typed,
-    as ssh asks a password); a refusal (a full table, a wrong code), or a table that is
-    gone (a club resumed without it), is shown in the lobby.
+    as ssh asks a password; nothing typed: the lobby again, saying the table needs one); a
+    refusal (a full table, a wrong code), or a table that is gone (a club resumed without
+    it), is shown in the lobby.
     ``client_options`` are each table's client's (with ``unix_socket``, the lobby's
     requests go there too: an SSH guest's, :mod:`client.sshguest`); ``again``: the command
     that brings the player back to a seat (``None``: ``waddle join`` with the table's id);
@@ -129,6 +130,10 @@ def club_evening(host: str, port: int, args: argparse.Namespace, client_options:
                 code = ask("Join code: ").strip() or None
             except EOFError:
                 code = None
+            if code is None:  # nothing typed: not tried, and said so in the lobby
+                lobby.notice = "this table needs a join code"
+                choice = choose(lobby, colour=want_colour(args.no_color))
+                continue
         table_args = argparse.Namespace(**{**vars(args), "code": code})
         try:
             where = "" if again else (f"waddle join {host}:{port} --table {choice.table}"
