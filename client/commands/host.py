@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", metavar="FILE",
                         help="write the host's log (at --log-level) to FILE; the screen is the UI's")
     parser.add_argument("--name", default=os.environ.get("USER") or "host",
-                        help="your name (default: your login name)")
+                        help=options.name_help())
     parser.add_argument("--colour", metavar="COLOUR",
                         help="your seat colour (default: the first free one)")
     options.add_arguments(parser)

@@ -37,7 +37,7 @@ def add_table_arguments(parser: argparse.ArgumentParser, default_name: str) -> N
     parser.add_argument("address", metavar="HOST:PORT", nargs="?",
                         help="where the table is hosted (default: look on the LAN and ask)")
     parser.add_argument("--name", default=os.environ.get("USER") or default_name,
-                        help="your name (default: your login name)")
+                        help=options.name_help())
     parser.add_argument("--code", help="the table's join code, if it has one")
     parser.add_argument("--table", metavar="ID",
                         help="at a club (waddle serve --club), the table with this id "

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     serve.add_history_arguments(parser)
     serve.add_ssh_argument(parser)
     parser.add_argument("--name", default=os.environ.get("USER") or "player",
-                        help="your name (default: your login name)")
+                        help=options.name_help())
     parser.add_argument("--record", metavar="PATH",
                         help="where to save the game record (default: waddle-play-TIME.json "
                              "in the system's temporary directory)")

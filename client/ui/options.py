@@ -23,16 +23,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no terminal bell when your turn starts (the window title still says so)")
 
 
+def name_help() -> str:
+    """The help of a person's ``--name``: its limit (:func:`check_name`)."""
+    from protocol.messages import NAME_SHOWN
+
+    return f"your name, at most {NAME_SHOWN} characters (default: your login name)"
+
+
 def check_name(name: str) -> str:
-    """``name`` if the protocol takes it.
+    """``name`` if a host keeps it whole: at most
+    :data:`~protocol.messages.NAME_SHOWN` terminal cells once cleaned (a host cuts a
+    longer one, and two names alike in their first cells would show, and be rated, as
+    one).
 
     Raises:
-        ValueError: a name longer than the protocol's limit.
+        ValueError: a longer name (the message names the limit).
     """
-    from protocol.messages import MAX_NAME
+    from protocol.messages import NAME_SHOWN
+    from protocol.text import cells, clean
 
-    if len(name) > MAX_NAME:
-        raise ValueError(f"--name is {len(name)} characters long; at most {MAX_NAME} are allowed")
+    width = cells(clean(name).rstrip())
+    if width > NAME_SHOWN:
+        wide = "" if width == len(name) else " (terminal cells: a wide character counts 2)"
+        raise ValueError(f"--name is {width} characters long{wide}; a host keeps at most {NAME_SHOWN}: "
+                         f"choose a shorter one")
     return name
 
 
