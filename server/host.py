@@ -146,7 +146,7 @@ class Host:
             bot_delay=config.bot_delay, seed=config.seed).items() if value is not None}
         #: Checks every guess of the join code, at every table and from every way in (TCP's
         #: join and watch, the SSH gateway's passwords): ``guard.check(address, given, code)``.
-        self.guard = options["guard"] = config.guard or Guard()
+        self.guard = options["guard"] = config.guard if config.guard is not None else Guard()
         if config.club:
             options["flusher"] = Flusher()  # one flush for all its tables' saves
         #: The worker process that prepares each game (``config.workers``), else ``None``.

@@ -108,7 +108,7 @@ class Table(LobbyPart, GamePart, ActPart, AudiencePart, SavePart):
         self.code = code or None
         #: Slows down guesses of the join code (:mod:`server.guard`): ``guard``, shared by
         #: a host's tables and ways in (SSH), else one of the table's own.
-        self.guard = guard or Guard()
+        self.guard = guard if guard is not None else Guard()  # (an empty Guard is falsy: it has a len)
         self.grace = grace
         self.lobby_grace = lobby_grace
         self.standin = standin

@@ -193,3 +193,18 @@ async def test_over_tcp_a_guesser_is_refused_unseen_and_another_address_still_ge
             ada = await connect(nursery, "127.0.0.2")
             assert (await ada.join("Ada", code=SECRET)).label
         nursery.cancel_scope.cancel()
+
+
+def test_a_host_s_one_guard_is_its_tables_and_its_gateway_s_even_while_it_has_counted_nothing():
+    from server import Host, ServerConfig
+    from tests.test_server_kit import config
+
+    given = Guard(Policy(delay=600.0))
+    assert len(given) == 0  # an empty guard has a length of 0 (so it is falsy)
+    host = Host(config(code=SECRET, guard=given))
+    assert host.guard is given and host.table.guard is given
+    club = Host(ServerConfig(club=True, port=0))
+    table = club.club.create("hex", name="Friday", code=SECRET)
+    assert table.guard is club.guard
+    table.guard.check("192.0.2.7", "wrong", SECRET)
+    assert club.guard.wrong_codes("192.0.2.7") == 1  # counted where the gateway's passwords are
