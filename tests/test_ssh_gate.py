@@ -18,6 +18,28 @@ from server.ssh import SshConfig
 from server.ssh.keys import host_key
 
 
+def test_hosts_starting_at_once_make_one_host_key_and_none_reads_half_of_it(tmp_path):
+    import threading
+
+    path = tmp_path / "keys" / "host_key"
+    start, found, failed = threading.Barrier(8), [], []
+
+    def host() -> None:
+        start.wait()
+        try:
+            found.append(host_key(path).get_fingerprint())
+        except ValueError as exc:
+            failed.append(str(exc))
+
+    threads = [threading.Thread(target=host) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not failed and len(found) == 8 and len(set(found)) == 1
+    assert sorted(p.name for p in path.parent.iterdir()) == ["host_key"]  # no temporary file left
+
+
 def test_the_host_key_is_made_private_once_and_reused(tmp_path):
     path = tmp_path / "keys" / "host_key"
     first = host_key(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import asyncssh
@@ -38,15 +39,20 @@ def host_key(path: str | Path | None = None) -> asyncssh.SSHKey:
     """
     path = Path(path) if path is not None else default_path()
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
+    if path.exists():
         return _read(path)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="waddle host key")
-    with os.fdopen(fd, "wb") as file:
-        file.write(key.export_private_key())
-        file.flush()
-        os.fsync(file.fileno())
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(key.export_private_key())
+            file.flush()
+            os.fsync(file.fileno())
+        os.link(temporary, path)  # whole or not at all: a host starting beside never reads half a key
+    except FileExistsError:
+        return _read(path)  # another host made it first: theirs is the key
+    finally:
+        os.unlink(temporary)
     return key
 
 
