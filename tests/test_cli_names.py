@@ -20,6 +20,13 @@ def test_a_name_a_host_would_cut_is_refused_naming_the_limit(capsys):
     assert "refused" not in err and "connect" not in err  # said before anything was tried
 
 
+def test_a_bot_s_name_a_host_would_cut_is_refused_too(capsys):
+    status = main(["bot", "127.0.0.1:9", "--name", "Alexandra-Konstantinopoulou"])
+    err = capsys.readouterr().err
+    assert status != 0 and "--name is 27 characters long; a host keeps at most 24" in err
+    assert "connect" not in err  # said before anything was tried
+
+
 def test_two_names_a_host_would_keep_as_one_are_both_refused():
     first, second = "Alexandra-Konstantinopoulou", "Alexandra-Konstantinopoulos"
     assert clean_name(first, "x") == clean_name(second, "x")  # what a host would keep of each

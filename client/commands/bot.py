@@ -86,8 +86,10 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from client.address import parse_address
+    from client.ui.options import check_name
 
     host, port = parse_address(args.address)
+    check_name(args.name)
     settings = created_settings(args) if args.create else None
     return trio.run(_play, host, port, args, settings)
 
