@@ -155,6 +155,13 @@ def test_tables_without_lan_browses_nothing_and_says_how(capsys, monkeypatch):
     assert "--lan" in capsys.readouterr().err
 
 
+def test_tables_given_an_address_and_lan_both_is_refused_asking_for_one(capsys, monkeypatch):
+    monkeypatch.setattr(tables_command, "browse", lambda seconds: pytest.fail("browsed"))
+    monkeypatch.setattr(tables_command, "club_tables", lambda args: pytest.fail("asked the club"))
+    assert main(["tables", "127.0.0.1:9", "--lan"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
 # -- on a private network namespace ----------------------------------------------------------
 
 ADVERTISE_AND_BROWSE = textwrap.dedent("""

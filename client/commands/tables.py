@@ -40,6 +40,9 @@ def add_browse_argument(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
+    if args.address is not None and args.lan:
+        raise UserError("say one place to look: HOST:PORT (a club's tables) or --lan (the tables "
+                        "advertised on this LAN), not both")
     if args.address is not None:
         return club_tables(args)
     if not args.lan:
