@@ -197,7 +197,8 @@ class Driver:
     async def _think(self, bot: Bot, number: int) -> Any:
         """``bot``'s choice for seat ``number``: in a worker thread, a quick bot's here
         (:class:`waddle.ruleset.Bot`)."""
+        position = self.table.match.position(number)  # a private copy, of the state now
         if getattr(bot, "quick", False):
-            await trio.lowlevel.checkpoint()
-            return bot.choose(self.table.match.position(number))
-        return await self.table.offload(bot.choose, self.table.match.position(number))
+            await trio.lowlevel.checkpoint()  # (the table may change meanwhile: the copy does not)
+            return bot.choose(position)
+        return await self.table.offload(bot.choose, position)
