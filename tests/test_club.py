@@ -100,7 +100,6 @@ async def test_the_club_s_lobby_shows_each_player_s_rating_from_the_host_s_histo
 
 
 async def test_a_resumed_club_writes_the_finished_games_its_history_does_not_hold_yet(tmp_path):
-    from client.botplay import start_when_full
     from waddle.history import connect as open_history
     from waddle.history import recent
 
@@ -109,11 +108,7 @@ async def test_a_resumed_club_writes_the_finished_games_its_history_does_not_hol
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
-            made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
-            async with connect("127.0.0.1", port, name="Ada", table=made.table) as client:
-                await start_when_full(client)
-                await play(client, get_ruleset("downtown").make_bot("random", 1), ready=False)
-                scores = client.state.outcome().scores
+            made, scores = await downtown_played(port)
             nursery.cancel_scope.cancel()
         for _ in range(2):  # resumed twice: written once
             again = Host(ServerConfig(club=True, port=0, resume=folder, history=path))
@@ -256,16 +251,12 @@ async def test_a_closed_table_of_a_club_with_a_history_is_freed_at_once_not_kept
     import gc
     import weakref
 
-    from client.botplay import start_when_full
 
     host = Host(ServerConfig(club=True, port=0, seed=1, bot_delay=0, history=tmp_path / "history.sqlite"))
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(host.run)
-            made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
-            async with connect("127.0.0.1", port, name="Ada", table=made.table) as client:
-                await start_when_full(client)
-                await play(client, get_ruleset("downtown").make_bot("random", 1), ready=False)
+            made, _ = await downtown_played(port)
             table = weakref.ref(host.club.tables[made.table])
             gc.disable()  # freed by reference counting alone (a host's collector never walks it again)
             try:
@@ -312,3 +303,15 @@ async def test_the_club_s_listing_makes_its_ratings_again_a_share_at_a_time_not_
     assert sorted(made_again[0] + made_again[1]) == ["p0", "p1", "p2", "p3"]  # oldest first: every one
     assert made_again[2] == made_again[0]
     assert [seat.rating for table in listed.tables for seat in table.seats] == [2.0] * 4
+
+
+async def downtown_played(port: int):
+    """A Downtown table opened at the club on ``port`` and played to its end by Ada against
+    a random bot: its ``table_created`` and the scores."""
+    from client.botplay import start_when_full
+
+    made = await create_table("127.0.0.1", port, "downtown", Settings(players=2, bots=["random"]))
+    async with connect("127.0.0.1", port, name="Ada", table=made.table) as client:
+        await start_when_full(client)
+        await play(client, get_ruleset("downtown").make_bot("random", 1), ready=False)
+        return made, client.state.outcome().scores
