@@ -248,14 +248,12 @@ def describe(args: argparse.Namespace) -> None:
     """What the coordinator needs to measure again: the machine, the versions, the command."""
     from importlib.metadata import version
 
-    import asyncssh
-
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "unknown"
     ssh = subprocess.run([SSH, "-V"], capture_output=True, text=True).stderr.strip()
     print(f"date {time.strftime('%Y-%m-%d %H:%M:%S %Z')}  commit {commit}  cores {os.cpu_count()}"
           f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"Python {platform.python_version()}  asyncssh {asyncssh.__version__}  pyte {version('pyte')}"
+    print(f"Python {platform.python_version()}  asyncssh {version('asyncssh')}  pyte {version('pyte')}"
           f"  prompt-toolkit {version('prompt-toolkit')}  {ssh}")
     again = ["python", "benchmarks/ssh.py", "--rounds", str(args.rounds), "--starts", str(args.starts),
              "--keys", str(args.keys)]

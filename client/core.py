@@ -23,8 +23,9 @@ version seen, so the host sends exactly the missing events or a snapshot; then i
 resends every unacknowledged action with its original client action id (the host
 applies an action id at most once, ``docs/protocol.md``). The first connection is tried
 again too (refused, reset, timed out, a full host) for ``first_wait`` seconds. A host
-that says it stopped (``closing`` ``host_stopped``) is looked for again every 10-30 s,
-until it is resumed (``state.host_stopped`` says what the host said meanwhile). While
+that says it stopped (``closing`` ``host_stopped``) is looked for again after 3-5 s, then less
+and less often up to every 15-30 s (:data:`STOPPED_BACKOFF`), until it is resumed;
+:meth:`Client.look_now` looks at once (the UI's Enter) (``state.host_stopped`` says what the host said meanwhile). While
 it waits, ``state.retry`` (and ``on_retry``) says what the client is doing, e.g. "host
 not answering (connection refused), retry 3 in 4 s; Ctrl-C stops".
 
@@ -99,6 +100,13 @@ FINAL_REJECTIONS = frozenset({"code_required", "bad_code", "table_full", "starte
 #: Messages queued by the ``*_nowait`` methods and not yet sent (more are refused).
 OUTBOX_SIZE = 64
 
+
+#: How a host that said it stopped is looked for (:class:`Backoff` ``first, factor, cap``):
+#: the first look after 2.5-5 s, so a host resumed at once (the common case: stopped by
+#: mistake, run again with ``--resume``) has its players back in seconds; then each wait
+#: half as long again, up to 15-30 s, so a host that stays away for the evening is not
+#: asked every second (a decision: docs/protocol.md, "The host stops").
+STOPPED_BACKOFF = (5.0, 1.5, 30.0)
 
 class ClientError(Exception):
     """The client cannot go on (refused by the host, closed); ``str()`` says why."""
@@ -187,7 +195,7 @@ class Client:
         first_wait: seconds the first connection is tried again for (refused, reset, timed
             out, the host full), with the same backoff, before :meth:`run` raises.
         follow_resume: after the host says it stopped (``host_stopped``), look for it
-            again every 10-30 s until it is resumed (``False``: close at once).
+            again (:data:`STOPPED_BACKOFF`) until it is resumed (``False``: close at once).
         resume_wait: with ``follow_resume``, the seconds to look for a stopped host before
             closing (the last look at the end; :attr:`state` ``closed_reason`` says it did not
             come back); ``None``: until it comes back.
@@ -232,7 +240,8 @@ class Client:
         self.watch = watch
         self.reconnect = reconnect
         self.backoff = backoff or Backoff()
-        self._stopped_backoff = Backoff(first=20.0, factor=1.5, cap=30.0)
+        self._stopped_backoff = Backoff(*STOPPED_BACKOFF)
+        self._look_now: trio.Event | None = None  # set while waiting to try again
         self.max_attempts = max_attempts
         self.first_wait, self.follow_resume, self.on_retry = first_wait, follow_resume, on_retry
         self._retried = False  # on_retry was told of a wait since the last connection
@@ -349,7 +358,21 @@ class Client:
         if self.on_retry is not None:
             self.on_retry(line)
             self._retried = True
-        await trio.sleep(delay)
+        self._look_now = trio.Event()
+        try:
+            with trio.move_on_after(delay):
+                await self._look_now.wait()
+        finally:
+            self._look_now = None
+
+    def look_now(self) -> bool:
+        """Try the host again at once instead of at the end of the wait (a person who knows
+        the host is back, pressing Enter). Returns ``False`` when the client is not waiting
+        to try again."""
+        if self._look_now is None:
+            return False
+        self._look_now.set()
+        return True
 
     def _say_back(self) -> None:
         """Tell :attr:`on_retry` the client is back, if it was told of waits since."""

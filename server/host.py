@@ -246,6 +246,8 @@ class Host:
                 _remove_empty(self._new_folder)
             raise _first(group) from None
         finally:
+            for listener in listeners:  # closed here too: a host stopped while it starts
+                listener.socket.close()  # never began to accept on them
             peer_log.removeFilter(self.log_budget)
             if self.workers is not None:
                 self.workers.close()

@@ -30,7 +30,9 @@ reference cycles); ``docs/benchmarks.md`` also gives the resident memory at the 
 the end of a 10-minute run of 1,000 tables.
 
 The ``waddle`` commands that run a host as a program (``serve``, ``host``, ``play``)
-call :func:`tune_gc` and run :func:`collect_young` beside the host
+host inside :func:`tuned_gc` (:func:`tune_gc`, undone when they return, so a
+command run in-process, as the tests do, leaves the collector as it found it) and run
+:func:`collect_young` beside the host
 (:attr:`server.host.ServerConfig.tasks`); the library (:class:`server.Host`,
 :class:`server.Table`) never does, so a program embedding the host keeps its own
 collector settings.
@@ -38,8 +40,10 @@ collector settings.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
+from collections.abc import Iterator
 
 import trio
 
@@ -67,6 +71,22 @@ def tune_gc() -> None:
         gc.callbacks.append(_freeze_survivors)
     log.debug("garbage collector tuned: %d objects frozen, thresholds %s",
               gc.get_freeze_count(), gc.get_threshold())
+
+
+@contextlib.contextmanager
+def tuned_gc() -> Iterator[None]:
+    """:func:`tune_gc` on entry; on exit (however the block ends) the collector as it was
+    found: its thresholds, no freezing after collections, and the frozen objects back
+    among those it walks."""
+    thresholds = gc.get_threshold()
+    tune_gc()
+    try:
+        yield
+    finally:
+        if _freeze_survivors in gc.callbacks:
+            gc.callbacks.remove(_freeze_survivors)
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def _freeze_survivors(phase: str, info: dict) -> None:

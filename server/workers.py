@@ -11,13 +11,19 @@ The work must be a picklable function of picklable arguments, with a picklable r
 (a ruleset's ``prepare``: its options, players and seed in, a
 :class:`waddle.ruleset.Prepared` out). The process is started (``spawn``: a fresh
 interpreter, never a copy of the host's threads) at the first call; if it dies, the
-next call starts another.
+next call starts another. It ends with its host: a host killed (SIGKILL, a closed
+terminal) leaves no worker behind, since the worker watches its parent's sentinel
+(:func:`_end_with_parent`; a ``ProcessPoolExecutor``'s workers otherwise wait for work
+forever).
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,7 +52,8 @@ class Workers:
 
     async def _run(self, function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_end_with_parent)
         future = self._pool.submit(function, *args)
         try:
             return await trio.to_thread.run_sync(future.result, abandon_on_cancel=True)
@@ -59,3 +66,18 @@ class Workers:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _end_with_parent() -> None:
+    """In the worker process: exit as soon as the host that started it is gone (a thread
+    waiting on :func:`multiprocessing.parent_process`'s sentinel, which is ready when the
+    parent ends, however it ended)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)  # the host is gone: nobody is left to take an answer
+
+    threading.Thread(target=watch, name="waddle-worker-parent", daemon=True).start()

@@ -1,8 +1,16 @@
-"""Shared test fixtures: a game's observable state, a private state folder, a patient mock clock."""
+"""Shared test fixtures: a game's observable state, a private state folder, a patient mock
+clock; hypothesis's profiles; and the check that the suite leaves the checkout as it found it."""
 
 from __future__ import annotations
 
+import gc
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 import pytest
+from hypothesis import HealthCheck, settings
 from trio.testing import MockClock
 
 from waddle import Game
@@ -27,19 +35,122 @@ def game_fingerprint(game: Game) -> tuple:
     )
 
 
+# Hypothesis's profiles, chosen for a loaded two-core machine (``--hypothesis-profile NAME``
+# picks another). "suite", the default: no deadline and no ``too_slow`` health check, since
+# both measure the wall clock, which a busy machine stretches (a test failed ``too_slow``
+# with both cores loaded); the other health checks (``filter_too_much``,
+# ``data_too_large``, ...) stay on, since they say a strategy is wrong on any machine.
+# A test's own ``max_examples`` sizes it for this profile. "thorough": ten times the
+# examples of hypothesis's default, for a change to the rules or the protocol
+# (``python -m pytest --hypothesis-profile thorough -m "not slow"``), each test's own
+# size scaled with it (``tests/property_kit.py``).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          print_blob=True)
+settings.register_profile("thorough", parent=settings.get_profile("suite"), max_examples=1000)
+settings.load_profile("suite")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a test run may add to the checkout: caches of Python, pytest and hypothesis.
+_CACHES = ("__pycache__/", ".pytest_cache/", ".hypothesis/")
+
+
+def _checkout_status() -> list[str] | None:
+    """``git status`` of the checkout, ignored files too, without the caches; ``None`` when
+    the tests do not run in a git checkout (an unpacked sdist, say)."""
+    try:
+        done = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return sorted(line for line in done.stdout.splitlines()
+                  if not any(cache in line or line.endswith(cache.rstrip("/")) for cache in _CACHES)
+                  and ".egg-info/" not in line)
+
+
+def pytest_sessionstart(session) -> None:
+    """Note the checkout's ``git status`` (in the controller, not in xdist's workers)."""
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[_STATUS] = _checkout_status()
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Fail the run when a test left a file in the checkout (a save written to the current
+    folder, say): every test writes in its ``tmp_path``."""
+    if hasattr(session.config, "workerinput"):
+        return
+    before = session.config.stash.get(_STATUS, None)
+    after = _checkout_status()
+    if before is None or after is None or after == before:
+        return
+    changed = sorted(set(after) ^ set(before))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_line(f"the tests changed the checkout ({ROOT}); git status now differs by:",
+                            red=True)
+        for line in changed[:20]:
+            reporter.write_line(f"  {line}", red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_STATUS = pytest.StashKey[list[str] | None]()
+
+
 def pytest_collection_modifyitems(items) -> None:
-    """Tests marked ``pty`` or ``bench`` are ``slow`` too: ``-m "not slow"`` is the fast subset."""
+    """Tests marked ``pty`` or ``bench`` are ``slow`` too: ``-m "not slow"`` is the fast subset.
+
+    The slow tests run first (each file's in their order): they are the long ones, mostly
+    waiting on real processes, so xdist's workers end together instead of one finishing a
+    long pseudo-terminal test alone at the end of the run."""
     for item in items:
         if item.get_closest_marker("pty") or item.get_closest_marker("bench"):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: False first
 
 
 @pytest.fixture(autouse=True)
 def _private_state_home(tmp_path_factory, monkeypatch):
     """Seat tokens that clients remember (``client.seats``) and the history hosts write
-    (``waddle.history``) go to fresh folders, never the user's own ``~/.local``."""
+    (``waddle.history``) go to fresh folders, never the user's own ``~/.local``; so do
+    the files commands put in the system's temporary folder (``waddle demo``'s record,
+    the SSH gateway's sockets), in this process (``tempfile.tempdir``) and in every
+    process a test starts (``TMPDIR``)."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    temporary = str(tmp_path_factory.mktemp("tmp"))
+    monkeypatch.setenv("TMPDIR", temporary)
+    monkeypatch.setattr(tempfile, "tempdir", temporary)
+
+
+#: Test modules whose helpers keep what they open, and the function that closes it.
+_CLOSERS = {"test_server_kit": "close_sockets", "test_server_cli": "close_after_test"}
+
+
+@pytest.fixture(autouse=True)
+def _clients_closed():
+    """After each test, what the helpers of the modules in :data:`_CLOSERS` opened (the
+    scripted clients' sockets, hosts' pipes) is closed, if the test used them, so that
+    none is left to the garbage collector (a ``ResourceWarning``, an error here)."""
+    yield
+    for module, closer in _CLOSERS.items():
+        kit = sys.modules.get(module)
+        if kit is not None:
+            getattr(kit, closer)()
+
+
+@pytest.fixture(autouse=True)
+def _collector_untouched():
+    """A test leaves the garbage collector as it found it: a command that hosts in this
+    process tunes it only while it runs (``server.tuning.tuned_gc``). Left frozen, the
+    tests after it would run with a collector that never walks what they made (and
+    hypothesis warns that its own generator looks unreferenced)."""
+    thresholds = gc.get_threshold()
+    yield
+    ours = [c for c in gc.callbacks if c.__module__ == "server.tuning"]
+    assert (gc.get_freeze_count(), gc.get_threshold(), ours) == (0, thresholds, [])
 
 
 @pytest.fixture(scope="session")

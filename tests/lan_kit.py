@@ -13,6 +13,8 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,10 +33,10 @@ class Namespace:
     def run(self, argv: list[str], timeout: float = 60, **options) -> subprocess.CompletedProcess:
         """Run ``argv`` inside, bounded by ``timeout``; output captured as text."""
         return subprocess.run([*self.prefix, *argv], capture_output=True, text=True,
-                              timeout=timeout, env=env(), cwd=ROOT, **options)
+                              timeout=timeout, env=env(), cwd=tempfile.gettempdir(), **options)
 
     def popen(self, argv: list[str], **options) -> subprocess.Popen:
-        return subprocess.Popen([*self.prefix, *argv], env=env(), cwd=ROOT, **options)
+        return subprocess.Popen([*self.prefix, *argv], env=env(), cwd=tempfile.gettempdir(), **options)
 
     def waddle(self, *argv: str) -> list[str]:
         return [sys.executable, "-m", "client.cli", *argv]
@@ -46,6 +48,29 @@ class Namespace:
         except subprocess.TimeoutExpired:
             self.holder.kill()
             self.holder.wait(10)
+        self.holder.stdout.close()
+        self.holder.stderr.close()
+
+
+def namespace_held() -> Iterator[Namespace]:
+    """What a ``namespace`` fixture yields (at the scope the test module chooses): a new
+    namespace, closed after its tests."""
+    space = make_namespace()
+    try:
+        yield space
+    finally:
+        space.close()
+
+
+def stop(*procs: subprocess.Popen) -> None:
+    """Kill ``procs`` (if still running), wait for them and close their pipes."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
 
 
 def env() -> dict[str, str]:

@@ -174,7 +174,8 @@ def arena_cli(tmp_path, *argv: str) -> tuple[int, dict, list[dict], str]:
     out = tmp_path / "out.json"
     table = tmp_path / "out.csv"
     status = cli.main(["arena", *argv, "--jobs", "1", "--quiet", "--json", str(out), "--csv", str(table)])
-    rows = list(csv.DictReader(table.open()))
+    with table.open(newline="") as rows_file:
+        rows = list(csv.DictReader(rows_file))
     return status, json.loads(out.read_text()), rows, ""
 
 

@@ -170,13 +170,13 @@ def test_demo_output_cut_short_by_its_reader_is_no_traceback():
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "demo", "--players", "2", "--seed", "1",
-                             "--pace", "0", "--bots", "random"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    first = [proc.stdout.readline() for _ in range(2)]
-    proc.stdout.close()                      # as `waddle demo | head -2` does
-    err = proc.stderr.read()
-    assert proc.wait(timeout=60) == 0 and "Traceback" not in err and err == ""
+    with subprocess.Popen([sys.executable, "-m", "client.cli", "demo", "--players", "2", "--seed", "1",
+                           "--pace", "0", "--bots", "random"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        first = [proc.stdout.readline() for _ in range(2)]
+        proc.stdout.close()                      # as `waddle demo | head -2` does
+        err = proc.stderr.read()
+        assert proc.wait(timeout=60) == 0 and "Traceback" not in err and err == ""
     assert first[0].startswith("waddle demo: 2 bots on 127.0.0.1:")
 
 

@@ -8,10 +8,10 @@ RECORD = Path(__file__).parent / "data" / "records" / "two-players-scout-and-fil
 
 
 def test_output_cut_short_by_its_reader_is_no_error():
-    process = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "replay", str(RECORD)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    process.stdout.close()  # the reader goes away before the output comes, as `| head -0` does
-    stderr = process.stderr.read().decode()
-    process.wait(timeout=60)
+    with subprocess.Popen(
+            [sys.executable, "-m", "client.cli", "replay", str(RECORD)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stdout.close()  # the reader goes away before the output comes, as `| head -0` does
+        stderr = process.stderr.read().decode()
+        process.wait(timeout=60)
     assert "Broken pipe" not in stderr and "Traceback" not in stderr

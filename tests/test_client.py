@@ -688,9 +688,36 @@ async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, pat
             await client.wait_for(lambda s: client.reconnects == 1)
             assert client.state.host_stopped is None and client.state.status is Status.CONNECTED
     gaps = [b - a for a, b in zip(attempts, attempts[1:])]
-    assert len(gaps) == 4 and all(10 <= gap <= 31 for gap in gaps), gaps  # every 10-30 s, not every second
+    # the n-th wait in [d/2, d], d = 5 s * 1.5**n: 2.5-5, 3.75-7.5, 5.6-11.3, 8.4-16.9 s (never every second)
+    bounds = [5.0 * 1.5 ** n for n in range(4)]
+    assert len(gaps) == 4 and all(d / 2 - 0.2 <= gap <= d + 0.2 for gap, d in zip(gaps, bounds)), gaps
     assert lines[0].startswith(f"{stopped.message}; looking for it again in ")
     assert lines[-1] == f"back at the host as {client.state.label}" and len(lines) == 5
+
+
+async def test_look_now_tries_a_stopped_host_at_once_instead_of_at_the_end_of_the_wait(fake, patient_clock):
+    stopped = protocol.Closing(code="host_stopped", message="the host stopped")
+    attempts: list[float] = []
+
+    async def script(host, framed, i):
+        attempts.append(trio.current_time())
+        await host.greet(framed)
+        await host.seat(framed)
+        if i == 0:
+            await framed.send(stopped)
+            return
+        await trio.sleep_forever()
+
+    host, port = await fake(script)
+    with trio.fail_after(600):
+        async with connect("127.0.0.1", port, name="Ada") as client:
+            assert not client.look_now()  # connected: nothing to look for
+            await client.wait_for(lambda s: s.status is Status.RECONNECTING)
+            asked = trio.current_time()
+            assert client.look_now()
+            await client.wait_for(lambda s: client.reconnects == 1)
+            assert client.state.status is Status.CONNECTED
+    assert len(attempts) == 2 and attempts[1] - asked < 1.0  # not the 2.5-5 s wait
 
 
 async def test_without_follow_resume_a_stopped_host_closes_the_client_saying_why(fake, autojump_clock):

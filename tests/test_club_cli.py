@@ -11,7 +11,7 @@ import sys
 
 import pytest
 import trio
-from test_server_cli import Plain, start_host
+from test_server_cli import Plain, closed_after_test, start_host
 
 from client.botplay import play, start_when_full
 from client.club import create_table, table_line
@@ -31,6 +31,7 @@ def start_club(*args: str, port: int | None = 0) -> tuple[subprocess.Popen, int]
     where = () if port is None else ("--port", str(port))
     proc = subprocess.Popen([*WADDLE, "serve", "--club", *where, "--pace", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    closed_after_test(proc)
     line = proc.stdout.readline()
     if not line.startswith("Waddle club on 127.0.0.1:"):
         proc.kill()

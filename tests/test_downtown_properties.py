@@ -18,6 +18,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from waddle.downtown.actions import Add, Play
 from waddle.downtown.best import make, options
@@ -28,7 +29,7 @@ from waddle.downtown.options import DowntownOptions
 from waddle.downtown.ruleset import RULESET
 from waddle.downtown.state import PLAY, UNKNOWN
 
-PROPERTY = settings(max_examples=60, deadline=None)
+PROPERTY = settings(max_examples=examples(60))
 LABELS = ("blue", "green", "purple", "cyan")
 games = st.tuples(st.integers(2, 4), st.booleans(), st.integers(0, 10**6))
 
@@ -125,7 +126,7 @@ def test_random_games_keep_the_rules_at_every_step(game):
     assert loaded.view(None) == match.view(None) and loaded.record() == match.record()
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(8))  # a whole game per example, each block searched
 @given(games)
 def test_the_optimiser_finds_the_best_play_of_every_block(game):
     players, single, seed = game

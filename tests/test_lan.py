@@ -16,7 +16,7 @@ import sys
 import textwrap
 
 import pytest
-from lan_kit import make_namespace, wait_for_line
+from lan_kit import namespace_held, stop, wait_for_line
 from zeroconf import ServiceInfo
 
 from client.cli import main
@@ -33,13 +33,7 @@ HOSTILE = "\x1b]0;owned\x07\x1b[2J\u202eevil\u202c"
 HOSTILE_NAME = "\x9b2J\u202eevil\u202c\u200b"
 
 
-@pytest.fixture
-def namespace():
-    space = make_namespace()
-    try:
-        yield space
-    finally:
-        space.close()
+namespace = pytest.fixture(namespace_held)
 
 
 def record(name: str, properties: dict, address: str = "192.0.2.7", port: int = 7777) -> ServiceInfo:
@@ -215,13 +209,6 @@ def _port(lines: list[str]) -> int:
                     for line in lines if re.search(r"host on [\d.]+:(\d+)", line)))
 
 
-def _stop(*procs: subprocess.Popen) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(10)
-
-
 @pytest.mark.slow
 def test_tables_json_lists_the_lan_table_and_never_one_without_lan(namespace, tmp_path):
     quiet = _serve(namespace, "--save", str(tmp_path / "quiet.json"))
@@ -239,7 +226,7 @@ def test_tables_json_lists_the_lan_table_and_never_one_without_lan(namespace, tm
         assert table["name"] == instance_name(socket.gethostname())
         assert quiet_port != loud_port
     finally:
-        _stop(quiet, loud)
+        stop(quiet, loud)
 
 
 HOSTILE_ADVERTISER = textwrap.dedent("""
@@ -270,7 +257,7 @@ def test_a_hostile_record_is_printed_clean(namespace):
             done.stdout
     finally:
         evil.stdin.close()  # the advertiser unregisters and ends
-        _stop(evil)
+        stop(evil)
 
 
 @pytest.mark.pty
@@ -334,4 +321,4 @@ def test_a_club_on_the_lan_is_listed_as_a_club_and_join_with_no_address_opens_it
     finally:
         if bob is not None:
             bob.close()
-        _stop(club)
+        stop(club)

@@ -12,6 +12,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from waddle import (
     COLOURS,
@@ -29,7 +30,7 @@ from waddle.hex.hexgrid import DIRECTIONS
 from waddle.hex.record import from_record, to_record
 from waddle.hex.tiles import standard_map
 
-PROPERTY = settings(max_examples=100, deadline=None)
+PROPERTY = settings(max_examples=examples(100))
 
 
 def around(hex):
@@ -261,7 +262,7 @@ def test_legal_actions_are_exactly_the_actions_check_accepts(seed, players, mirr
         game.apply(rng.choice(sorted(legal, key=str)))
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8))
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5), mirror=st.booleans())
 def test_random_play_on_standard_maps_follows_the_reference(seed, players, mirror):
     rng = random.Random(seed)

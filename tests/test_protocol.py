@@ -10,6 +10,7 @@ import trio
 import trio.testing
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 import protocol
 from protocol import schema
@@ -237,11 +238,12 @@ async def test_over_tcp_a_read_cancelled_before_data_loses_nothing():
 async def test_over_tcp_reading_a_closed_stream_is_connection_closed_not_another_socket():
     client, reader = await tcp_pair()
     await reader.aclose()
-    other, _ = await tcp_pair()  # may take the closed socket's number
+    other, other_reader = await tcp_pair()  # may take the closed socket's number
     async with other:
         await other.send_all(protocol.encode(protocol.Ping(nonce=2)))
         with trio.fail_after(5), pytest.raises(ConnectionClosed):
             await reader.receive()
+    await other_reader.aclose()
     await client.aclose()
 
 
@@ -310,7 +312,7 @@ def test_clean_name_cuts_and_defaults():
     assert clean_name("\x1b[2J\u202e\u200b", "Player 2") == "Player 2"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(st.text())
 def test_clean_leaves_nothing_unprintable(text):
     import unicodedata
@@ -321,7 +323,7 @@ def test_clean_leaves_nothing_unprintable(text):
     assert clean(out) == out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e)),
        st.none() | st.integers(0, 40))
 def test_plain_ascii_text_is_cleaned_as_any_text_is(text, max_length):

@@ -17,6 +17,31 @@ from waddle.hex.record import from_record
 from waddle.hex.ruleset import RULESET as HEX
 from waddle.hex.ruleset import HexViewData
 
+#: What this module's helpers opened, closed by :func:`close_after_test` (hosts' pipes, sockets).
+_OPENED: list[subprocess.Popen | socket.socket] = []
+
+
+def closed_after_test(thing):
+    """``thing`` (a process with pipes, a socket), to be closed by :func:`close_after_test`."""
+    _OPENED.append(thing)
+    return thing
+
+
+def close_after_test() -> None:
+    """Close the pipes of every host :func:`start_host` started (killing one still running)
+    and the socket of every :class:`Plain` client (tests/conftest.py calls it after each test)."""
+    while _OPENED:
+        thing = _OPENED.pop()
+        if isinstance(thing, socket.socket):
+            thing.close()
+            continue
+        if thing.poll() is None:
+            thing.kill()
+            thing.wait(timeout=30)
+        for pipe in (thing.stdin, thing.stdout, thing.stderr):
+            if pipe is not None:
+                pipe.close()
+
 
 def start_host(*args: str) -> tuple[subprocess.Popen, int]:
     """``waddle serve`` on a free port with ``args``, its bots moving at once (``--pace 0``
@@ -24,6 +49,7 @@ def start_host(*args: str) -> tuple[subprocess.Popen, int]:
     pace = () if "--pace" in args else ("--pace", "0")
     proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", *pace, *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    closed_after_test(proc)
     line = proc.stdout.readline()
     if not line.startswith("Waddle host on 127.0.0.1:"):
         proc.kill()
@@ -36,6 +62,7 @@ class Plain:
 
     def __init__(self, port: int) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        closed_after_test(self.sock)
         self.buffer = b""
 
     def send(self, **message) -> None:
@@ -304,3 +331,23 @@ def test_sigterm_stops_serve_as_ctrl_c_does_telling_the_players_and_saving(tmp_p
     assert c.until("closing")["code"] == "host_stopped"
     assert f"host stopped; game saved to {save}" in out
     assert read_save(save).match is not None
+
+
+UNDONE = """
+import gc
+from server.tuning import tuned_gc
+
+before = gc.get_threshold(), list(gc.callbacks)
+try:
+    with tuned_gc():
+        print(gc.get_freeze_count() > 1000, gc.get_threshold() != before[0])
+        raise KeyboardInterrupt  # the host's own way out
+except KeyboardInterrupt:
+    pass
+print(gc.get_freeze_count() == 0, (gc.get_threshold(), gc.callbacks) == before)
+"""
+
+
+def test_the_tuned_collector_is_left_as_it_was_found_however_the_host_stops():
+    out = subprocess.run([sys.executable, "-c", UNDONE], capture_output=True, text=True, timeout=20)
+    assert out.stdout.split() == ["True"] * 4, out.stderr

@@ -167,6 +167,7 @@ async def seat_request(port: int, address: str, request) -> tuple[Client, int]:
                 nursery.cancel_scope.cancel()
                 return client, attempt
         assert client.of(protocol.Closing)[0].code == "full"
+        await client.stream.aclose()
         await trio.sleep(delay)
         delay *= 2
     raise AssertionError(f"{type(request).__name__} from {address}: told full 12 times")

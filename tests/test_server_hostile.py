@@ -13,6 +13,7 @@ import trio
 import trio.testing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 from test_server_kit import config, hex_settings, hosting, started_pair
 
 import protocol
@@ -330,7 +331,8 @@ async def test_a_connection_handler_error_stays_in_that_connection(autojump_cloc
             assert isinstance(await ada.reply(id), protocol.Ack)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(st.one_of(
     st.binary(max_size=64).map(lambda b: struct.pack(">I", len(b) or 1) + (b or b"x")),
     st.dictionaries(st.sampled_from(["type", "id", "version", "token", "action", "name", "text",

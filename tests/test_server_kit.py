@@ -8,6 +8,7 @@ that each ``played`` event's derived events are what its local engine produces).
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from contextlib import asynccontextmanager
 from typing import Any
@@ -49,10 +50,27 @@ def view_map(view) -> Map:
     return Map.from_dict(json_form(view.map))
 
 
+#: Every TCP stream a :class:`Client` was given, until :func:`close_sockets` (after each test).
+_SOCKETS: list[trio.SocketStream] = []
+
+
+def close_sockets() -> None:
+    """Close the TCP streams of every :class:`Client` made since the last call (the
+    ``_clients_closed`` fixture of tests/conftest.py calls it after each test: a test
+    ends its clients' tasks by cancelling them, which closes no socket)."""
+    while _SOCKETS:
+        sock = _SOCKETS.pop().socket
+        if sock.fileno() != -1:  # outside trio's run: detach, then close the descriptor
+            os.close(sock.detach())
+
+
 class Client:
     """One scripted client over ``stream``; call :meth:`start` in a nursery."""
 
     def __init__(self, stream: trio.abc.Stream) -> None:
+        if isinstance(stream, trio.SocketStream):
+            _SOCKETS[:] = [s for s in _SOCKETS if s.socket.fileno() != -1]  # drop those closed since
+            _SOCKETS.append(stream)
         self.stream = stream
         self.framed = FramedStream.for_client(stream)
         self.received: list[Any] = []

@@ -23,8 +23,9 @@ import msgspec
 import pytest
 import trio
 import trio.testing
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 from test_server_kit import MAP2, on_map
 
 import protocol
@@ -219,7 +220,7 @@ def play_a_whole_game(game: str, draw) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("game", ["hex", "downtown"])
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12))
 @given(data=st.data())
 def test_no_wrong_act_with_a_real_token_is_accepted_and_the_game_goes_on(game, data):
     async def main():

@@ -8,7 +8,6 @@ import stat
 import threading
 import time
 
-import asyncssh
 import pytest
 import trio
 
@@ -16,6 +15,7 @@ from protocol.messages import Settings
 from server.host import Host, ServerConfig
 from server.ssh import SshConfig
 from server.ssh.keys import host_key
+from server.ssh.library import asyncssh
 
 
 def test_hosts_starting_at_once_make_one_host_key_and_none_reads_half_of_it(tmp_path):

@@ -43,7 +43,7 @@ import termios
 from pathlib import Path
 
 import pytest
-from lan_kit import make_namespace, wait_for_line
+from lan_kit import make_namespace, stop, wait_for_line
 from test_pty import Terminal, actions, actions_now, saved_now, wait
 
 pytestmark = pytest.mark.pty
@@ -314,8 +314,7 @@ def test_listening_on_the_lan_the_first_line_is_the_ssh_command_with_the_lan_add
             if isinstance(process, Terminal):
                 process.close()
             else:
-                process.kill()
-                process.wait(10)
+                stop(process)
         namespace.close()
 
 
@@ -446,7 +445,5 @@ def test_the_real_ssh_is_refused_a_command_sftp_and_forwarding_either_way(tmp_pa
         refused = [line for line in wait_for_line(local_stderr(local), "open failed") if "open failed" in line]
         assert refused and "open failed: connect failed" in refused[0]  # the gateway refused the channel
     finally:
-        for process in processes:
-            process.kill()
-            process.wait(10)
+        stop(*processes)
         server.close()

@@ -10,6 +10,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from property_kit import examples
 
 from waddle import Game, standard_map
 from waddle.hex.hexgrid import DIRECTIONS
@@ -144,7 +145,7 @@ def test_standard_map_structure(players, seed):
     check_standard(standard_map(players, seed), players)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(st.sampled_from(PLAYERS), st.integers(min_value=0, max_value=2**63))
 def test_standard_map_structure_any_seed(players, seed):
     check_standard(standard_map(players, seed), players)

@@ -11,6 +11,7 @@ from prompt_toolkit.layout.screen import _CHAR_CACHE, Screen
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import DummyStyleTransformation, Style
+from property_kit import examples
 
 from client.ui import screendiff
 
@@ -88,7 +89,7 @@ def installed():
     return installed_over(ORIGINAL)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(100))
 @given(st.lists(frames, min_size=2, max_size=4), st.booleans(),
        st.tuples(st.integers(0, SIZE.columns - 1), st.integers(0, SIZE.rows - 1)),
        st.sampled_from([None, "", "class:x", "class:y"]))
@@ -103,7 +104,7 @@ def test_a_sequence_of_frames_is_written_exactly_as_prompt_toolkits_own_diff_wri
         assert mine == theirs
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(100))
 @given(frames, frames)
 def test_the_diff_leaves_both_screens_as_they_were(before, now):
     """prompt-toolkit's own diff fills the rows it reads with blank cells; then a row no

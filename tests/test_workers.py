@@ -2,7 +2,10 @@
 host's process, the answer or the error back, a dead process replaced."""
 
 import os
+import select
 import signal
+import subprocess
+import sys
 
 import pytest
 import trio
@@ -36,3 +39,45 @@ async def test_the_work_s_error_comes_back_and_a_killed_process_is_replaced():
     finally:
         workers.close()
     assert second not in (first, os.getpid())
+
+
+#: A host's part, in a process of its own: a worker started, its pid printed, then waiting.
+_HOST = """
+import os, sys, trio
+from server.workers import Workers
+async def main():
+    workers = Workers()
+    print(await workers.run(os.getpid), flush=True)
+    sys.stdin.read()
+trio.run(main)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+def test_a_killed_host_leaves_no_worker_process_behind():
+    host = subprocess.Popen([sys.executable, "-c", _HOST], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        worker = int(host.stdout.readline())
+        assert _alive(worker)
+        host.kill()
+        host.wait(timeout=30)
+        ended = os.pidfd_open(worker)  # readable once the worker has ended (Linux)
+        try:
+            readable, _, _ = select.select([ended], [], [], 30)  # bounded wait for that event
+        finally:
+            os.close(ended)
+        assert readable, f"worker {worker} outlived its killed host"
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.stdin.close()
+        host.stdout.close()

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from client.ui.session import RemoteSession
     from server.guard import new_code
     from server.host import Host, ServerConfig
-    from server.tuning import collect_young, tune_gc
+    from server.tuning import collect_young, tuned_gc
 
     if args.port is not None:
         check_port(args.port, any_free=True)
@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
         code = _resumed_code(server.table, args)
     if server.table.save_path is not None:
         check_writable(server.table.save_path)
-    tune_gc()  # this process hosts: see server.tuning
     client_options = {"name": options.check_name(args.name), "label": args.colour, "code": code}
     if args.resume:
         client_options["token"] = _my_token(server.table, args.name)
@@ -76,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         join += f"\n({serve.OPEN_NOTE})"
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
-    return run_ui_then_say_saved(session, args, server.table)
+    with tuned_gc():  # this process hosts: see server.tuning
+        return run_ui_then_say_saved(session, args, server.table)
 
 
 def _ssh_too(address: str, ssh_port: int | None) -> str:

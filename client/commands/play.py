@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
                          f"({low} to {high} players), not {args.bots}")
     from client.ui.session import RemoteSession
     from server.host import Host, ServerConfig
-    from server.tuning import collect_young, tune_gc
+    from server.tuning import collect_young, tuned_gc
 
     players, kinds = args.bots + 1, [args.strategy] * args.bots
     args.players, args.bots = players, kinds
@@ -55,12 +55,12 @@ def run(args: argparse.Namespace) -> int:
                                seed=args.seed, bot_delay=serve.pace_from(args), game=args.game,
                                tasks=(collect_young,), history=serve.history_from(args, "play"),
                                ssh=serve.ssh_from(args)))
-    tune_gc()  # this process hosts: see server.tuning
     session = RemoteSession("127.0.0.1", 0, client_options={"name": options.check_name(args.name)},
                             server=server, record_path=record, address=f"{{ssh}}\n({serve.OPEN_NOTE})" if args.ssh is not None else "")
     from client.commands.host import run_ui_then_say_saved
 
-    return run_ui_then_say_saved(session, args, server.table)
+    with tuned_gc():  # this process hosts: see server.tuning
+        return run_ui_then_say_saved(session, args, server.table)
 
 
 def _temporary_record() -> str:

@@ -279,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from server.host import Host, ServerConfig
-    from server.tuning import collect_young, tune_gc
+    from server.tuning import collect_young, tuned_gc
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(message)s", datefmt="%H:%M:%S")
@@ -303,9 +303,9 @@ def run(args: argparse.Namespace) -> int:
             host.table.code = args.code  # else the saved code (maybe none) stays
         if host.table.save_path is not None:
             check_writable(host.table.save_path)
-    tune_gc()
     try:
-        trio.run(_serve, host)
+        with tuned_gc():  # this process hosts: see server.tuning
+            trio.run(_serve, host)
     except BaseExceptionGroup as group:
         if group.subgroup(KeyboardInterrupt) is None:
             raise

@@ -304,6 +304,12 @@ class Controller:
         else:
             self.notify("nothing of yours to take back now")
 
+    def look_now(self) -> None:
+        """Look for a host that stopped at once, not at the end of the client's wait (Enter
+        while the banner says the host stopped)."""
+        if self.session.look_now():
+            self.notify("looking for the host now")
+
     def go_on(self) -> None:
         """End the table's pause (half-time) for this seat."""
         if self.state.waiting_for_me:

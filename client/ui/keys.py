@@ -41,6 +41,8 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     playing = on_board & Condition(lambda: controller.state.phase == "playing") & ~paused
     finished = on_board & Condition(lambda: controller.state.phase == "finished")
     waited_for = on_board & Condition(lambda: controller.state.waiting_for_me)
+    host_away = Condition(lambda: controller.state.host_stopped is not None
+                          and controller.state.status != "connected")
     live = Condition(lambda: controller.replay is None)  # a replay plays no move, but its
     scores = Condition(lambda: ui.scores)                # score view takes the game's keys
 
@@ -111,6 +113,10 @@ def make_bindings(controller: Controller) -> KeyBindingsBase:
     @kb.add("r", filter=lobby)
     def _(event):
         controller.toggle_ready()
+
+    @kb.add("enter", filter=normal & host_away)  # after the lobby's Enter: this one wins
+    def _(event):
+        controller.look_now()
 
     game: dict[int, KeyBindingsBase] = {}
 

@@ -321,6 +321,9 @@ def hints(state: TableState, ui: UIState, view: GameView | None, width: int = 0,
         items = REPLAY_HINTS + ([] if replay.refusal else ANALYSIS_HINTS) + _score_hint(state, view)
         return _hint_line(_fitted_hints(items, ["? help", "q quit"], width - 1 if width else 0), width, ascii)
     common = [("c chat", "c chat")]
+    if state.host_stopped and state.status != "connected" and replay is None:
+        return _hint_line(_fitted_hints([("Enter look for it now", "Enter look now")] + common,
+                                        ["? help", "q quit"], width - 1 if width else 0), width, ascii)
     game = view.hints() if view is not None and state.view is not None else []
     if state.phase == "finished":
         rematch = [("r rematch", "r rematch")] if state.seat is not None else []  # a spectator's is not asked

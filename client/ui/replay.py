@@ -294,6 +294,10 @@ class ReplaySession:
     def undo(self) -> bool:
         return False
 
+    def look_now(self) -> bool:
+        """A replay has no host to look for."""
+        return False
+
     def go_on(self) -> bool:
         return False
 

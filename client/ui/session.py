@@ -127,6 +127,10 @@ class RemoteSession:
             return False
         return self.client.send_nowait(Undo(version=self.state.version, token=token))
 
+    def look_now(self) -> bool:
+        """Look for a host that stopped at once (:meth:`client.core.Client.look_now`)."""
+        return self.client.look_now()
+
     def go_on(self) -> bool:
         """End the table's pause for this seat (half-time)."""
         return self.client.send_nowait(Continue())

@@ -226,12 +226,12 @@ async def run_gateway(host, config: SshConfig, *,
             bridge = Bridge(host, nursery, folder)
             gate = Gate(bridge, config, key, host.address, host.config.limits.max_per_address)
             thread = _LoopThread(gate)
-            try:
-                port = await thread.start()
-            except OSError as exc:
-                why = os.strerror(exc.errno) if exc.errno else str(exc)
-                raise GatewayError(exc.errno, f"its SSH port {config.port} (--ssh): {why}") from None
-            try:
+            try:  # stopped also when cancelled while it starts (a host quit at once)
+                try:
+                    port = await thread.start()
+                except OSError as exc:
+                    why = os.strerror(exc.errno) if exc.errno else str(exc)
+                    raise GatewayError(exc.errno, f"its SSH port {config.port} (--ssh): {why}") from None
                 task_status.started(SshListening(port, fingerprint(key), gate.command()))
                 await trio.sleep_forever()
             finally:
@@ -243,12 +243,19 @@ async def run_gateway(host, config: SshConfig, *,
 
 
 class _LoopThread:
-    """The gateway's asyncio loop in a thread of its own, started and stopped from trio."""
+    """The gateway's asyncio loop in a thread of its own, started and stopped from trio.
+
+    :meth:`stop` may come before the loop runs (the host cancelled while the gate starts):
+    the loop then ends as soon as the gate listens, and the thread is waited for, so it
+    never reports to a trio run that has ended (``RunFinishedError`` printed by the thread,
+    the gate left listening)."""
 
     def __init__(self, gate) -> None:
         self.gate = gate
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
+        self._stopping = False
+        self._lock = threading.Lock()  # _loop, _stop and _stopping, between the two threads
         self._thread = threading.Thread(target=self._main, name="waddle-ssh", daemon=True)
         self._listening = trio.Event()
         self._started: outcome.Outcome | None = None
@@ -265,13 +272,17 @@ class _LoopThread:
         return self._started.unwrap()
 
     async def stop(self) -> None:
-        """End every session and the loop; wait for the thread."""
-        if self._loop is not None:
+        """End every session and the loop (at once, or as soon as it runs); wait for the thread."""
+        with self._lock:
+            self._stopping = True
+            loop, stop = self._loop, self._stop
+        if loop is not None:
             try:
-                self._loop.call_soon_threadsafe(self._stop.set)
+                loop.call_soon_threadsafe(stop.set)
             except RuntimeError:  # the loop already ended
                 pass
-        await trio.to_thread.run_sync(self._thread.join)
+        if self._thread.ident is not None:  # started
+            await trio.to_thread.run_sync(self._thread.join)
 
     def _report(self, result: outcome.Outcome) -> None:
         def report():
@@ -284,8 +295,11 @@ class _LoopThread:
         asyncio.run(self._serve())
 
     async def _serve(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._stop = asyncio.Event()
+        with self._lock:
+            self._loop = asyncio.get_running_loop()
+            self._stop = asyncio.Event()
+            if self._stopping:  # stopped before the loop ran
+                self._stop.set()
         try:
             port = await self.gate.listen()
         except BaseException as exc:

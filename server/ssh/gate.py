@@ -23,12 +23,11 @@ import asyncio
 import logging
 from collections import OrderedDict
 
-import asyncssh
-
 from protocol.messages import MAX_NAME
 from protocol.text import clean_name
 from server.logbudget import peer_log
 from server.ssh.address import NAME, shown_address, ssh_command
+from server.ssh.library import asyncssh
 from server.ssh.session import GuestSession
 
 log = logging.getLogger("waddle.server.ssh")

@@ -16,7 +16,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-import asyncssh
+from server.ssh.library import asyncssh
 
 #: The largest key file read, in bytes (an Ed25519 key takes about 400).
 MAX_BYTES = 64 * 1024

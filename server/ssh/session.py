@@ -35,10 +35,9 @@ import signal
 import struct
 import termios
 
-import asyncssh
-
 from server.logbudget import peer_log
 from server.ssh.admission import Back
+from server.ssh.library import asyncssh
 from server.ssh.terminal import RESET, term_name, ui_flags
 
 log = logging.getLogger("waddle.server.ssh")
