@@ -34,7 +34,7 @@ beside ``--no-history``.
 
 Run: ``python benchmarks/club.py`` (1,000 tables, 30 s warm-up, 60 s windows, history
 on then off: about 4 minutes); ``--tables N``, ``--window S``, ``--warmup S``;
-``--quick`` (100 tables); ``--smoke`` (the suite's: 4 tables, 2 s).
+``--quick`` (100 tables); ``--smoke`` (the suite's: 4 tables, 0.6 s).
 """
 
 from __future__ import annotations
@@ -379,8 +379,8 @@ def main() -> None:
         return trio.run(club_process, int(tables), folder, history == "on")
     size = "smoke" if args.smoke else "quick" if args.quick else "full"
     tables = args.tables or {"smoke": 4, "quick": 100, "full": 1000}[size]
-    warmup = args.warmup if args.warmup is not None else {"smoke": 1.0, "quick": 10.0, "full": 30.0}[size]
-    window = args.window or {"smoke": 2.0, "quick": 20.0, "full": 60.0}[size]
+    warmup = args.warmup if args.warmup is not None else {"smoke": 0.3, "quick": 10.0, "full": 30.0}[size]
+    window = args.window or {"smoke": 0.6, "quick": 20.0, "full": 60.0}[size]
     print(f"club benchmark: python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
           f"{bench.load_average()}, {time.strftime('%Y-%m-%d %H:%M:%S')}")
     runs = {"both": (True, False), "on": (True,), "off": (False,)}[args.history]

@@ -675,8 +675,8 @@ def main() -> None:
         round_trips_in_rounds(args.samples or {"smoke": 100, "quick": 1000, "full": 3000}[size], args.rounds)
     if "capacity" in args.part:
         counts = args.tables or {"smoke": [5], "quick": [100, 500], "full": [250, 500, 1000]}[size]
-        warmup = {"smoke": 0.5, "quick": 10.0, "full": 35.0}[size]
-        capacity(counts, warmup=warmup, window=args.window or {"smoke": 1.0, "quick": 10.0, "full": 30.0}[size])
+        warmup = {"smoke": 0.25, "quick": 10.0, "full": 35.0}[size]
+        capacity(counts, warmup=warmup, window=args.window or {"smoke": 0.5, "quick": 10.0, "full": 30.0}[size])
         if args.profile:
             pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
     if "cycles" in args.part:

@@ -104,7 +104,9 @@ def pytest_collection_modifyitems(items) -> None:
 
     The slow tests run first (each file's in their order): they are the long ones, mostly
     waiting on real processes, so xdist's workers end together instead of one finishing a
-    long pseudo-terminal test alone at the end of the run."""
+    long pseudo-terminal test alone at the end of the run. This needs ``--dist worksteal``
+    (pyproject.toml): xdist's default ``load`` hands each worker a first run of consecutive
+    tests, so one worker got every slow test and ran 40 s alone after the other had ended."""
     for item in items:
         if item.get_closest_marker("pty") or item.get_closest_marker("bench"):
             item.add_marker(pytest.mark.slow)

@@ -390,8 +390,8 @@ def test_a_worker_process_that_dies_stops_the_run_at_once_with_the_reason():
 @pytest.mark.slow
 def test_a_worker_process_that_hangs_stops_the_run_after_the_patience(monkeypatch):
     monkeypatch.setattr(runner, "PATIENCE", 0.5)
-    limits = Limits(join=1.0, game=2.0)         # patience: 2 + 2 * 1 + 0.5 s
-    assert arena_with_killer("SIGSTOP", limits) == ([], "stopped: no game ended for 4.5 s")
+    limits = Limits(join=0.5, game=1.0)         # patience: 1 + 2 * 0.5 + 0.5 s
+    assert arena_with_killer("SIGSTOP", limits) == ([], "stopped: no game ended for 2.5 s")
 
 
 def test_off_a_terminal_progress_is_a_line_a_game_and_records_replay(tmp_path, capsys):
