@@ -116,7 +116,7 @@ async def test_idle_crowds_never_keep_a_seated_player_or_a_newcomer_out(autojump
 
 
 #: Rounds of a seat holder's link dropping and coming back while the host is crowded.
-ROUNDS = 20
+ROUNDS = 10
 
 
 async def squatter(port: int, addresses, stop: trio.Event, seen: Counter, *, hold: float) -> None:
