@@ -261,7 +261,7 @@ def test_make_bot_refuses_an_unknown_kind_and_bad_options():
 def test_every_bot_is_seeded_and_leaves_its_position_as_it_was(kind):
     def game(seed):
         match = new_match(3, seed, single=seed % 2 == 1)
-        options = {"seconds": None, "iterations": 8} if kind == "search" else {}
+        options = {"seconds": None, "iterations": 3} if kind == "search" else {}
         bots = [RULESET.make_bot(kind, seed + s, **options) for s in range(3)]
         while not match.is_over:
             seat = min(match.to_act())

@@ -182,6 +182,35 @@ async def test_agent_forwarding_is_refused_and_the_screen_gets_no_agent(tmp_path
     assert results["agent granted"] is False
 
 
+#: A guest's screen that says what of the host's environment it was given.
+ENVIRONMENT_SCREEN = ("sh", "-c", 'printf "bytecode=%s prefix=%s secret=%s\\n" "${PYTHONDONTWRITEBYTECODE:-none}" '
+                      '"${PYTHONPYCACHEPREFIX:-none}" "${WADDLE_HOST_SECRET:-none}"; read line', "sh")
+
+
+def _read_the_screen(port: int, results: dict) -> None:
+    """Log in with the code, read the screen's first line into ``results["screen"]``, answer it."""
+    async def main():
+        async with asyncssh.connect("127.0.0.1", port, username="ann", known_hosts=None,
+                                    client_keys=None, password="fjord", preferred_auth="password") as conn:
+            channel, session = await conn.create_session(_Collected, term_type="xterm")
+            while "\n" not in session.text:
+                session.wrote.clear()
+                await session.wrote.wait()
+            results["screen"] = session.text.strip()
+            channel.write("\r")
+            await session.closed.wait()
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+async def test_the_screen_gets_how_this_python_caches_bytecode_and_nothing_else_of_the_host(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / "bytecode"))
+    monkeypatch.setenv("WADDLE_HOST_SECRET", "the host's own")
+    results = await _against_a_gateway(tmp_path, ENVIRONMENT_SCREEN, _read_the_screen)
+    assert results["screen"] == f"bytecode=1 prefix={tmp_path / 'bytecode'} secret=none"
+
+
 def _flood_then_log_in(port: int, results: dict) -> None:
     """1,000 idle TCP connections to the gateway from 127.0.0.2 (none says a word), then a
     guest from 127.0.0.1 logs in with the code and opens a terminal session; then waits

@@ -48,8 +48,12 @@ KILL_AFTER = 3.0
 MAX_SEAT_LINE = 256
 #: The longest join code typed on the screen.
 MAX_CODE = 128
-#: What of the host's environment the screen process gets (the rest stays with the host).
-KEPT_ENVIRONMENT = ("PATH", "HOME", "PYTHONPATH", "SYSTEMROOT")
+#: What of the host's environment the screen process gets (the rest stays with the host):
+#: where programs and Python's modules are, and how this Python caches bytecode (a host
+#: run with ``PYTHONDONTWRITEBYTECODE`` or ``PYTHONPYCACHEPREFIX`` has its guests' screens
+#: write no bytecode, or write it there, as the host does).
+KEPT_ENVIRONMENT = ("PATH", "HOME", "PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE",
+                    "PYTHONPYCACHEPREFIX", "SYSTEMROOT")
 
 _numbers = itertools.count(1)
 
