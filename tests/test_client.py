@@ -663,23 +663,28 @@ async def test_waddle_bot_stops_when_told_not_to_wait_or_the_host_stays_away(
     assert words in said and said.endswith("this bot stops (run it again then: it takes its seat back)")
 
 
-async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, patient_clock):
-    stopped = protocol.Closing(code="host_stopped", message="the host stopped; the game is saved: it goes "
-                                                            "on when the host runs waddle host --resume g.json")
-    attempts: list[float] = []
-
+def stops_once(stopped: protocol.Closing, attempts: list[float], away: tuple[int, ...] = ()):
+    """A fake host's script: each connection's time goes in ``attempts``; the first is
+    seated and told ``stopped``; those numbered in ``away`` are hung up on at once (the
+    host not back yet); the others are seated and kept."""
     async def script(host, framed, i):
         attempts.append(trio.current_time())
-        if i in (1, 2, 3):
-            return  # not back yet
+        if i in away:
+            return
         await host.greet(framed)
         await host.seat(framed)
         if i == 0:
             await framed.send(stopped)
             return
         await trio.sleep_forever()
+    return script
 
-    host, port = await fake(script)
+
+async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, patient_clock):
+    stopped = protocol.Closing(code="host_stopped", message="the host stopped; the game is saved: it goes "
+                                                            "on when the host runs waddle host --resume g.json")
+    attempts: list[float] = []
+    host, port = await fake(stops_once(stopped, attempts, away=(1, 2, 3)))
     lines: list[str] = []
     with trio.fail_after(600):
         async with connect("127.0.0.1", port, name="Ada", on_retry=lines.append) as client:
@@ -698,17 +703,7 @@ async def test_a_stopped_host_is_looked_for_gently_until_it_is_resumed(fake, pat
 async def test_look_now_tries_a_stopped_host_at_once_instead_of_at_the_end_of_the_wait(fake, patient_clock):
     stopped = protocol.Closing(code="host_stopped", message="the host stopped")
     attempts: list[float] = []
-
-    async def script(host, framed, i):
-        attempts.append(trio.current_time())
-        await host.greet(framed)
-        await host.seat(framed)
-        if i == 0:
-            await framed.send(stopped)
-            return
-        await trio.sleep_forever()
-
-    host, port = await fake(script)
+    host, port = await fake(stops_once(stopped, attempts))
     with trio.fail_after(600):
         async with connect("127.0.0.1", port, name="Ada") as client:
             assert not client.look_now()  # connected: nothing to look for
