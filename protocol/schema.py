@@ -20,6 +20,7 @@ the committed file differs from the code (the test suite runs the same compariso
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -55,7 +56,25 @@ def _section(ruleset) -> dict[str, Any]:
         ref_template=f"#/rulesets/{ruleset.name}/$defs/{{name}}")
     section = {"title": ruleset.title, "client_message": client, "server_message": server,
                "$defs": defs}
-    return _strict(_renamed(section, _names(defs, ruleset.name), f"#/rulesets/{ruleset.name}/$defs/"))
+    return _strict(_renamed(_described(section), _names(defs, ruleset.name), f"#/rulesets/{ruleset.name}/$defs/"))
+
+
+def _described(node: Any) -> Any:
+    """``node`` as every msgspec the ranges allow writes it, so the committed schema is
+    the same whichever made it: each description (a docstring) cleaned as
+    :func:`inspect.cleandoc` does (msgspec before 0.23 kept its indentation), and in an
+    ``anyOf`` the ``null`` branch last (older releases put it first)."""
+    if isinstance(node, dict):
+        return {key: inspect.cleandoc(value) if key == "description" and isinstance(value, str)
+                else _null_last(_described(value)) if key == "anyOf"
+                else _described(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_described(item) for item in node]
+    return node
+
+
+def _null_last(branches: list[Any]) -> list[Any]:
+    return sorted(branches, key=lambda branch: branch == {"type": "null"})  # stable
 
 
 def _generic_messages() -> frozenset[str]:
