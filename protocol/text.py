@@ -162,6 +162,12 @@ def _whole_clusters(text: str, fits, size=len) -> str:
     return "".join(out)
 
 
+def counted(count: int, noun: str) -> str:
+    """``count`` of ``noun``, the noun plural (an ``s`` added) unless the count is one:
+    ``"1 table"``, ``"0 tables"``, ``"3 games"``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def with_article(phrase: str) -> str:
     """``phrase`` after "an" if it begins with a vowel letter other than "u", else "a":
     ``"an easy (random) bot"``, ``"a greedy bot"``, ``"a uct bot"`` (said "you-see-tee")."""

@@ -28,6 +28,7 @@ import trio
 
 from protocol.framing import encode
 from protocol.messages import Closing, JoinTable, Settings
+from protocol.text import counted
 from server.club import CLUB_FILE, Club, ClubLimits, Ratings
 from server.connection import Connection, Limits
 from server.driver import run as run_table
@@ -327,7 +328,7 @@ class Host:
                     message = stopped_message(self.table, self.config.command)
                     log.info("%s", message)
                 else:
-                    log.info("the club stopped; %d tables", len(self.club.tables))
+                    log.info("the club stopped; %s", counted(len(self.club.tables), "table"))
                 for connection in list(self._live):
                     connection.close("host_stopped", message if self.club is None else
                                      club_stopped_message(connection.table, self.config.command))

@@ -642,6 +642,7 @@ def test_waddle_host_club_puts_you_at_its_lobby_and_leaving_it_asks_then_stops_t
              and "no tables yet: n opens one" in hana.text(), "the club's lobby")
         port = re.search(r"Waddle club at 127\.0\.0\.1:(\d+):", hana.screen.display[0]).group(1)
         assert hana.screen.display[1].rstrip() == f"Others join with:  waddle join 127.0.0.1:{port}"
+        assert hana.screen.display[2].rstrip() == f"Saving to:  {folder}"  # where to --resume from
         hana.keys("n")
         wait([hana], lambda: "New table of:" in hana.text(), "the games to open")
         hana.keys("1")

@@ -2,6 +2,7 @@
 the host is killed mid-game (SIGKILL), ``--resume`` continues, the seat is reclaimed."""
 
 import json
+import re
 import signal
 import socket
 import struct
@@ -351,3 +352,41 @@ print(gc.get_freeze_count() == 0, (gc.get_threshold(), gc.callbacks) == before)
 def test_the_tuned_collector_is_left_as_it_was_found_however_the_host_stops():
     out = subprocess.run([sys.executable, "-c", UNDONE], capture_output=True, text=True, timeout=20)
     assert out.stdout.split() == ["True"] * 4, out.stderr
+
+
+@pytest.mark.slow
+def test_the_resume_line_names_the_ssh_port_the_guests_came_in_by(tmp_path):
+    save = tmp_path / "game.waddle.json"
+    proc = subprocess.Popen([sys.executable, "-m", "client.cli", "serve", "--port", "0", "--pace", "0",
+                             "--ssh", "0", "--players", "2", "--bots", "random", "--seed", "3",
+                             "--save", str(save)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    closed_after_test(proc)
+    try:
+        lines = [proc.stdout.readline()]
+        while "host on" not in lines[-1] and len(lines) < 6:  # the ssh lines come first
+            lines.append(proc.stdout.readline())
+        ssh_port = int(re.search(r"ssh -p (\d+) ", lines[0]).group(1))
+        port = int(re.search(r"host on 127\.0\.0\.1:(\d+)", lines[-1]).group(1))
+        plain_started(port)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=10)
+    assert f"continue with: waddle serve --resume {save} --ssh {ssh_port}\n" in out
+
+
+def test_a_club_s_resume_line_names_every_way_in_and_counts_its_games_in_play():
+    from types import SimpleNamespace
+
+    from client.commands.serve import club_saved_message, ways_in
+
+    host = SimpleNamespace(config=SimpleNamespace(lan="ann on box"), ssh=SimpleNamespace(port=2222))
+    assert ways_in(host) == " --lan --ssh 2222"
+    assert ways_in(SimpleNamespace(config=SimpleNamespace(lan=None), ssh=None)) == ""
+    one = SimpleNamespace(directory="club-1", tables={"a": SimpleNamespace(phase="playing"),
+                                                      "b": SimpleNamespace(phase="finished")})
+    assert club_saved_message(one, "host", ways_in(host)) == (
+        "the club's 1 game in play is saved in club-1; continue with: "
+        "waddle host --resume club-1 --lan --ssh 2222")
+    two = SimpleNamespace(directory="club-2", tables={"a": SimpleNamespace(phase="playing"),
+                                                      "b": SimpleNamespace(phase="playing")})
+    assert club_saved_message(two, "serve").startswith("the club's 2 games in play are saved in club-2")

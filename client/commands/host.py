@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     session = RemoteSession(local, port, client_options=client_options, server=server,
                             record_path=str(server.table.save_path or ""), address=join)
     with tuned_gc():  # this process hosts: see server.tuning
-        return run_ui_then_say_saved(session, args, server.table)
+        return run_ui_then_say_saved(session, args, server)
 
 
 def _ssh_too(address: str, ssh_port: int | None) -> str:
@@ -151,6 +151,8 @@ def host_club(args: argparse.Namespace) -> int:
                f"{f'  or  {server.ssh.command}' if server.ssh else ''}",)
     if server.ssh is not None:
         hosting += (f"SSH host key fingerprint:  {server.ssh.fingerprint}",)
+    if server.club.directory is not None:  # where to --resume from after a crash (issue 38)
+        hosting += (f"Saving to:  {server.club.directory}",)
     print(f"Hosting a club on {server.address}:{port}. " + "\n".join(hosting), flush=True)
     if args.lan:
         print(f"Hosting {serve.CLUB_LAN_NOTE}", flush=True)
@@ -162,17 +164,17 @@ def host_club(args: argparse.Namespace) -> int:
     finally:
         trio.from_thread.run_sync(running["stop"], trio_token=running["token"])
         thread.join(30)
-        message = serve.club_saved_message(server.club, "host")
+        message = serve.club_saved_message(server.club, "host", serve.ways_in(server))
         if message:
             print(message, flush=True)
 
 
-def run_ui_then_say_saved(session, args, table) -> int:
+def run_ui_then_say_saved(session, args, host) -> int:
     """Run the UI; then, unless it showed the finished game's record already, print where
-    the game is saved and how to continue it (:func:`client.commands.serve.saved_message`,
-    shared with ``waddle play``)."""
+    ``host``'s game is saved and how to continue it, every way in included
+    (:func:`client.commands.serve.saved_message`, shared with ``waddle play``)."""
     status = run_ui(session, args)
-    message = None if session.record_path else serve.saved_message(table, "host")
+    message = None if session.record_path else serve.saved_message(host.table, "host", serve.ways_in(host))
     if message:
         print(message, flush=True)
     return status

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from client.commands.host import run_ui_then_say_saved
 
     with tuned_gc():  # this process hosts: see server.tuning
-        return run_ui_then_say_saved(session, args, server.table)
+        return run_ui_then_say_saved(session, args, server)
 
 
 def _temporary_record() -> str:

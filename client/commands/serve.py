@@ -311,7 +311,8 @@ def run(args: argparse.Namespace) -> int:
             raise
     except KeyboardInterrupt:
         pass
-    message = club_saved_message(host.club, "serve") if club else saved_message(host.table, "serve")
+    ways = ways_in(host)
+    message = club_saved_message(host.club, "serve", ways) if club else saved_message(host.table, "serve", ways)
     if message:
         print(f"host stopped; {message}", flush=True)
     return 0
@@ -333,29 +334,45 @@ def club_from(args: argparse.Namespace) -> bool:
     return club
 
 
-def club_saved_message(club, command: str) -> str | None:
+def ways_in(host) -> str:
+    """The options that bring a resumed host back everywhere its players came in, as
+    typed after ``--resume PATH``: ``" --lan"`` when it was advertised on the LAN and
+    ``" --ssh PORT"`` (the port its gateway listened on) with an SSH gateway; ``""`` for
+    neither. The address and the table's port come back from the save by themselves
+    (issue 38: a club resumed as printed came back without its SSH listener)."""
+    options = " --lan" if host.config.lan is not None else ""
+    if host.ssh is not None and host.ssh.port:
+        options += f" --ssh {host.ssh.port}"
+    return options
+
+
+def club_saved_message(club, command: str, ways: str = "") -> str | None:
     """What to tell the user once a club's host stopped: where its tables are saved and how
-    they go on (``waddle serve --resume FOLDER``); ``None`` when nothing is saved."""
+    they go on (``waddle serve --resume FOLDER`` and the host's :func:`ways_in`,
+    ``ways``); ``None`` when nothing is saved."""
+    from protocol.text import counted
+
     if club.directory is None:
         return None
     playing = sum(1 for table in club.tables.values() if table.phase == "playing")
     if not playing:
         return f"the club's games are saved in {club.directory}"
-    return (f"the club's {playing} game(s) in play are saved in {club.directory}; continue them with: "
-            f"waddle {command} --resume {club.directory}")
+    return (f"the club's {counted(playing, 'game')} in play {'is' if playing == 1 else 'are'} saved in "
+            f"{club.directory}; continue with: waddle {command} --resume {club.directory}{ways}")
 
 
-def saved_message(table, command: str) -> str | None:
+def saved_message(table, command: str, ways: str = "") -> str | None:
     """What to tell the user once a host stopped: where the game is saved and how to go on,
-    e.g. ``"game saved to g.json; continue with: waddle serve --resume g.json"`` (with
-    ``command`` ``"serve"``), or how to see a finished game again; ``None`` when the
-    game did not start or is not saved (shared by ``serve``, ``host`` and ``play``)."""
+    e.g. ``"game saved to g.json; continue with: waddle serve --resume g.json --ssh 2222"``
+    (with ``command`` ``"serve"`` and the host's :func:`ways_in`, ``ways``), or how to see
+    a finished game again; ``None`` when the game did not start or is not saved (shared by
+    ``serve``, ``host`` and ``play``)."""
     path = table.save_path
     if table.match is None or path is None:
         return None
     if table.phase == "finished":
         return f"game saved to {path}; see it again: waddle replay {path}"
-    return f"game saved to {path}; continue with: waddle {command} --resume {path}"
+    return f"game saved to {path}; continue with: waddle {command} --resume {path}{ways}"
 
 
 async def _serve(host) -> None:

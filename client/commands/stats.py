@@ -69,6 +69,7 @@ def _check_known(names, lines, clean) -> None:
 
 
 def _table(lines, clean, only: str | None) -> list[str]:
+    from protocol.text import counted
     from waddle.ruleset import get_ruleset
 
     out, game = [], None
@@ -80,18 +81,15 @@ def _table(lines, clean, only: str | None) -> list[str]:
             out = [x for x in out if x is not None]
         rating = round(s.rating.ordinal, 1) + 0.0  # + 0.0: a rating just under zero prints 0.0, not -0.0
         out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {rating:>7.1f}")
-        out += [f"      {clean(split.setup)[:30]}: {_count(split.games, 'game')}, {_count(split.wins, 'win')}, "
+        out += [f"      {clean(split.setup)[:30]}: {counted(split.games, 'game')}, {counted(split.wins, 'win')}, "
                 f"avg {split.average:.1f}" for split in s.setups]
     return out or [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
 
 
-def _count(n: int, thing: str) -> str:
-    """``n`` things: "1 game", "2 games"."""
-    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
-
-
 def _versus(vs, clean) -> list[str]:
+    from protocol.text import counted
+
     a, b = clean(vs.a), clean(vs.b)
     shared = vs.games - vs.a_ahead - vs.b_ahead
-    return [f"{a} vs {b}: {_count(vs.games, 'game')} together; {a} ahead {vs.a_ahead}, "
+    return [f"{a} vs {b}: {counted(vs.games, 'game')} together; {a} ahead {vs.a_ahead}, "
                 f"{b} ahead {vs.b_ahead}, level {shared}; wins {vs.a_wins} to {vs.b_wins}"]

@@ -39,7 +39,7 @@ from client.ui.mouse import guarded_mouse
 from client.ui.style import make_style
 from client.ui.text import join_lines, question_line
 from protocol.messages import TableInfo
-from protocol.text import cells, clean_name, cut, pad, shown
+from protocol.text import cells, clean_name, counted, cut, pad, shown
 
 #: Seconds between two requests of the club's list.
 REFRESH = 1.0
@@ -106,7 +106,7 @@ class ClubLobby:
         each table takes a row, and the rows under it its players need when they do not fit
         beside it (:func:`entry`)."""
         count = len(self.tables)
-        title = (f"Waddle club at {self.host}:{self.port}: {count} table{'' if count == 1 else 's'}; "
+        title = (f"Waddle club at {self.host}:{self.port}: {counted(count, 'table')}; "
                  f"you: {shown(clean_name(self.name, '?'))}")
         out = [[("class:banner", cut(title, columns).ljust(columns))]]
         out += [[("", cut(row, columns))] for line in self.joins for row in _fold(line, columns)]

@@ -18,7 +18,7 @@ from client.games.downtown.board import PlaceLook, hood_title, render_places
 from client.games.movers import mover
 from protocol import Played, clean
 from protocol.messages import NAME_SHOWN
-from protocol.text import cut, pad
+from protocol.text import counted, cut, pad
 from waddle.downtown.actions import Act, Add, Move, Penguins, Recolour
 from waddle.downtown.cards import Card
 from waddle.downtown.events import (
@@ -243,7 +243,7 @@ def report(match: DowntownMatch) -> str:
         winners = ", ".join(state.labels[s] for s in state.winners)
         parts.append(f"\n{'winners (shared)' if state.shared else 'winner'}: {winners}")
     if not state.is_over:
-        parts.append(f"\nthe record stops after {len(match)} action{'' if len(match) == 1 else 's'}; "
+        parts.append(f"\nthe record stops after {counted(len(match), 'action')}; "
                      f"the game is not over ({stopped(state)})")
     return "\n".join(parts)
 

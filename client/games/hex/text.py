@@ -13,7 +13,7 @@ from typing import Any
 from client.games.movers import mover
 from protocol import Played, Undone, clean
 from protocol.messages import NAME_SHOWN
-from protocol.text import cut, pad
+from protocol.text import counted, cut, pad
 from waddle.hex.events import GameEnded, HalfEnded, Placed, RoundEnded
 from waddle.hex.render import render_game, render_sheet
 from waddle.hex.ruleset import HexMatch
@@ -81,7 +81,7 @@ def report(match: HexMatch) -> str:
         totals = ", ".join(f"{p} {s.total} ({s.waddles}+{s.pools})" for p, s in result.scores.items())
         parts.append(f"\ntotal of both halves: {totals}")
     if not result.finished:
-        parts.append(f"\nthe record stops after {len(game)} action{'' if len(game) == 1 else 's'}; "
+        parts.append(f"\nthe record stops after {counted(len(game), 'action')}; "
                      "the game is not over (live score)")
     return "\n".join(parts)
 
