@@ -14,6 +14,11 @@ random one. So it plays whichever game the host plays (``welcome.game``).
   ``continue`` and waits for the pause to end.
 
     python examples/stdlib_bot.py 127.0.0.1:7777 --name Stdlib [--code CODE] [--game downtown]
+    python examples/stdlib_bot.py 127.0.0.1:7777 --table ID     # a club's table (waddle tables lists them)
+    python examples/stdlib_bot.py 127.0.0.1:7777 --create hex   # opens a table at a club and sits at it
+
+At a club (``welcome.club``) it sends ``join_table`` for ``--table``, or ``create_table``
+and then ``join_table`` for the table the ``table_created`` answer names.
 
 Limits: it joins from the lobby (no reclaim after a dropped link) and plays until the
 ``game_ended`` event, then prints the final scores and leaves.
@@ -53,16 +58,23 @@ def receive(sock):
     return json.loads(receive_exactly(sock, length).decode("utf-8"))
 
 
-def play(host, port, name, code=None, seed=None, game=None):
-    """Join, play to the end; return the seats' labels (in seat order), this bot's label
-    and the ``game_ended`` event."""
+def play(host, port, name, code=None, seed=None, game=None, table=None, create=None):
+    """Join (at a club: the ``table`` with that id, or a new table of the game ``create``),
+    play to the end; return the seats' labels (in seat order), this bot's label and the
+    ``game_ended`` event."""
     rng = random.Random(seed)
     with socket.create_connection((host, port), timeout=60) as sock:
         send(sock, {"type": "hello", "protocol": 3, "client": "stdlib-bot", "game": game, "legal": True})
         welcome = receive(sock)
         if welcome["type"] != "welcome":
             raise ConnectionError(f"refused: {welcome}")
-        send(sock, {"type": "join", "name": name, "label": None, "code": code})
+        if welcome.get("club"):
+            table = table or open_table(sock, create, code)
+            send(sock, {"type": "join_table", "table": table, "name": name, "label": None, "code": code})
+        elif table or create:
+            raise ConnectionError("--table and --create are for a club; this host has one table")
+        else:
+            send(sock, {"type": "join", "name": name, "label": None, "code": code})
         token = label = choices = None
         labels, version, ids, paused, waiting = [], 0, 0, False, False
         while True:
@@ -100,6 +112,24 @@ def play(host, port, name, code=None, seed=None, game=None):
                 choices = None
 
 
+def open_table(sock, game, code):
+    """At a club's lobby: open a table of ``game`` (the club's default settings for it) with
+    join ``code``; its id, from the ``table_created`` answer."""
+    if game is None:
+        raise ConnectionError("the host is a club: give --table ID (waddle tables HOST:PORT lists "
+                              "them) or --create GAME (hex, downtown)")
+    send(sock, {"type": "create_table", "game": game, "settings": None, "name": None, "code": code})
+    while True:
+        message = receive(sock)
+        if message["type"] == "table_created":
+            print(f"opened table {message['table']}", flush=True)
+            return message["table"]
+        if message["type"] == "ping":
+            send(sock, {"type": "pong", "nonce": message["nonce"]})
+        elif message["type"] in ("rejected", "closing"):
+            raise ConnectionError(f"{message['code']}: {message['message']}")
+
+
 def scores(labels, ended):
     """The final score lines of a ``game_ended`` event: each seat's total, then the winners
     (the hex game gives scores and winners by label, Waddle Downtown by seat number)."""
@@ -131,9 +161,14 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--game", choices=("hex", "downtown"), default=None,
                         help="play only this game (default: whatever the host plays)")
+    at_club = parser.add_mutually_exclusive_group()
+    at_club.add_argument("--table", metavar="ID", help="at a club: the table to sit at")
+    at_club.add_argument("--create", metavar="GAME", choices=("hex", "downtown"),
+                         help="at a club: open a table of GAME and sit at it")
     args = parser.parse_args(argv)
     try:
-        labels, _, ended = play(*parse_address(args.address), args.name, args.code, args.seed, args.game)
+        labels, _, ended = play(*parse_address(args.address), args.name, args.code, args.seed, args.game,
+                                args.table, args.create)
     except (OSError, ValueError) as exc:
         print(f"stdlib_bot: {exc}", file=sys.stderr)
         return 2

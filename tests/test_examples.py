@@ -130,3 +130,35 @@ def test_tournament_greedy_beats_random_and_the_table_lists_every_bot(capsys):
     out = capsys.readouterr().out
     assert "greedy#2" in out and "random" in out and out.startswith("2 games, 3 players")
     assert tournament.main(["--bots", "greedy", "nobot"]) == 2
+
+
+@pytest.mark.slow
+def test_stdlib_bot_opens_a_table_at_a_club_another_sits_at_it_by_id_and_they_play_it_out():
+    import subprocess
+
+    config = ServerConfig(port=0, settings=Settings(players=2), seed=3, club=True)
+    with host_in_thread(config) as (host, port):
+        bot = [sys.executable, str(EXAMPLES / "stdlib_bot.py"), f"127.0.0.1:{port}"]
+        lost = subprocess.run(bot, capture_output=True, text=True, timeout=60)  # a club, neither option
+        opener = subprocess.Popen([*bot, "--create", "hex", "--name", "Std", "--seed", "1"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        joiner = None
+        try:
+            first = opener.stdout.readline()
+            assert first.startswith("opened table "), first + opener.stderr.read()
+            table = first.split()[2]
+            joiner = subprocess.Popen([*bot, "--table", table, "--name", "Lib", "--seed", "2"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            joined, joiner_err = joiner.communicate(timeout=120)
+            opened, opener_err = opener.communicate(timeout=120)
+        finally:
+            for proc in (opener, joiner):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.communicate()
+        finished = host.club.tables[table]
+    assert lost.returncode == 2 and "the host is a club: give --table ID" in lost.stderr
+    assert opener.returncode == 0 and joiner.returncode == 0, opener_err + joiner_err
+    assert finished.phase == "finished" and {s.name for s in finished.seats} == {"Std", "Lib"}
+    scores = opened.splitlines()[-3:]  # two seats' totals, then the winners: the same for both
+    assert scores == joined.splitlines()[-3:] and scores[-1].startswith("winners: ")
