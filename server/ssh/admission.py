@@ -18,11 +18,13 @@ at several), by what proved who the guest is:
 - a name (the SSH user name), for a guest without a key: at a table with a code the name
   with the code reclaims its seat (at a host of one table the code was the login's; at a
   club's table it is asked on the screen first); at a table without one, only while that
-  seat's link is down and within the grace (:attr:`server.table.Table.lobby_grace` in the
-  lobby, :attr:`~server.table.Table.grace` in a game), so a name alone never takes a seat
-  that is in use or long given up. A name gets back one seat, its newest. The seat keeps
-  the name in its save too (:attr:`server.seats.Seat.ssh_name`), so after a resume the
-  same rules find it (the grace counting from the resume).
+  seat's link is down, however long ago (a stand-in bot may be playing it meanwhile), so
+  a name alone never takes a seat that is in use. A name never takes a seat a key took
+  last (:attr:`server.seats.Seat.fingerprint`): that seat goes back to its key only. A
+  name gets back one seat, its newest. The seat keeps the name in its save too
+  (:attr:`server.seats.Seat.ssh_name`), so after a resume the same rules find it.
+  (Until issue 38 the name's right ended with the seat's grace: a guest without a key who
+  came back late, or after a resume, was locked out for good.)
 
 The tokens themselves stay on the host (the guest's screen process is told its own
 tokens when it starts, :mod:`server.ssh.session`).
@@ -31,8 +33,6 @@ tokens when it starts, :mod:`server.ssh.session`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import trio
 
 #: Remembered seats kept (the newest): bounded however many guests come and go.
 MAX_REMEMBERED = 1024
@@ -110,13 +110,11 @@ class Admission:
         return not self.club or table.phase != "finished"
 
     def _name_may(self, table, seat) -> bool:
-        """Whether a name alone takes back ``seat`` at ``table`` (see the module docstring)."""
-        if table.code is not None:
-            return True
-        if seat.peer is not None or seat.away_since is None:
+        """Whether a name alone takes back ``seat`` at ``table`` (see the module docstring):
+        never a key's seat; with the table's code, yes; without, while its link is down."""
+        if seat.fingerprint is not None:
             return False
-        grace = table.lobby_grace if table.phase == "lobby" else table.grace
-        return trio.current_time() - seat.away_since < grace
+        return table.code is not None or seat.peer is None
 
     def _table(self, table_id: str):
         if self.host.club is not None:
