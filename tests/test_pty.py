@@ -512,7 +512,9 @@ def test_waddle_replay_without_a_file_lists_the_history_newest_first_and_opens_t
         viewer.keys("2\r")
         wait([viewer], lambda: "move 0 of 13" in viewer.text() and "Moves" in viewer.text(), "the hex game's replay")
         viewer.keys("\x1b[F")
-        wait([viewer], lambda: "move 13 of 13" in viewer.text() and "won by B blue" in viewer.text(), "its end")
+        # the players' names, as the list showed them, not only the seats' labels (issue 38)
+        wait([viewer], lambda: "move 13 of 13" in viewer.text() and "won by B Ann" in viewer.text(), "its end")
+        assert "Y Bob" in viewer.text() and "1 B Ann: double 1,0" in viewer.text()
         viewer.keys("q")
         wait([viewer], lambda: viewer.proc.poll() is not None, "the viewer closed")
         assert viewer.proc.returncode == 0

@@ -152,7 +152,9 @@ def recent(db: sqlite3.Connection, limit: int = 20) -> list[Summary]:
 
 
 def record(db: sqlite3.Connection, game_id: int) -> dict[str, Any]:
-    """The game record of the history's game ``game_id``.
+    """The game record of the history's game ``game_id``, with a ``host`` part that names
+    its players as a save file's does (``{"seats": [{"seat", "label", "name"}, ...]}``,
+    no tokens), so a replay shows who played, not only the seats' labels (issue 38).
 
     Raises:
         KeyError: no such game.
@@ -160,4 +162,6 @@ def record(db: sqlite3.Connection, game_id: int) -> dict[str, Any]:
     row = db.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         raise KeyError(game_id)
-    return json.loads(row["record"])
+    seats = db.execute("SELECT seat, label, name FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
+    return {**json.loads(row["record"]),
+            "host": {"seats": [{"seat": s["seat"], "label": s["label"], "name": s["name"]} for s in seats]}}
