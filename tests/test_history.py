@@ -172,6 +172,10 @@ def test_waddle_stats_prints_the_players_best_first_and_head_to_head(tmp_path, c
     out = capsys.readouterr().out.splitlines()
     rows = [line.split() for line in out if line.startswith("  ") and not line.startswith("   ")]
     assert rows[1][:4] == ["Ann", "2", "2", "9.0"] and rows[2][:5] == ["greedy", "(bot)", "2", "0", "3.0"]
+    note = " ".join(out[out.index("") + 1:])  # after the table, in lines of at most 78 columns
+    assert float(rows[2][-1]) < 0 and note.startswith("rating: openskill's conservative estimate of skill, "
+                                                      "mu - 3 sigma: a newcomer starts at 0.0")
+    assert max(len(line) for line in out) <= 78
     assert main(["stats", "--history", str(tmp_path / "h.sqlite"), "--vs", "Ann", "greedy (bot)"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 1 and out[0].startswith("Ann vs greedy (bot): 2 games together; Ann ahead 2")  # that alone

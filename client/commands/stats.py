@@ -83,7 +83,17 @@ def _table(lines, clean, only: str | None) -> list[str]:
         out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {rating:>7.1f}")
         out += [f"      {clean(split.setup)[:30]}: {counted(split.games, 'game')}, {counted(split.wins, 'win')}, "
                 f"avg {split.average:.1f}" for split in s.setups]
-    return out or [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
+    if not out:
+        return [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
+    import textwrap
+
+    return out + ["", *textwrap.wrap(RATING_NOTE, 78)]  # whole words on an 80-column terminal
+
+
+#: What the rating column is (issue 38: a negative number, said without a word).
+RATING_NOTE = ("rating: openskill's conservative estimate of skill, mu - 3 sigma: a newcomer "
+               "starts at 0.0; winning, above all against strong players, raises it, and "
+               "losing takes it below 0")
 
 
 def _versus(vs, clean) -> list[str]:
