@@ -78,3 +78,19 @@ def test_resuming_keeps_the_saved_code_unless_one_is_given(hosts, tmp_path, caps
     assert main(["host", "--port", "7934", "--resume", str(path), "--open"]) == 0
     assert "--code" not in capsys.readouterr().out.split("Others join with:")[1]
     assert hosts[-1].table.code is None
+
+
+@pytest.mark.parametrize("command", [["play", "--bots", "1", "--pace", "0"],
+                                     ["host", "--port", "0", "--open", "--players", "2", "--bots", "greedy"]])
+def test_without_save_play_and_host_save_in_the_data_folder_and_say_so_first(command, hosts, tmp_path,
+                                                                           monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)  # not in the current folder, nor in the temporary one
+    assert main(command) == 0
+    out = capsys.readouterr().out.splitlines()
+    saves = tmp_path / "data" / "waddle" / "saves"
+    (saved,) = [p for p in saves.iterdir() if p.suffix != ".journal"]  # (the save's write-ahead journal beside it)
+    assert f"Saving to:  {saved}" in out[:2]  # at the start, before the game
+    assert out[-1] == f"game saved to {saved}; continue with: waddle host --resume {saved}"
+    assert saves.stat().st_mode & 0o777 == 0o700  # a save holds the seats' tokens
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]

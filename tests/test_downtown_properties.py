@@ -126,7 +126,7 @@ def test_random_games_keep_the_rules_at_every_step(game):
     assert loaded.view(None) == match.view(None) and loaded.record() == match.record()
 
 
-@settings(max_examples=examples(8))  # a whole game per example, each block searched
+@settings(max_examples=examples(5))  # a whole game per example, each block searched
 @given(games)
 def test_the_optimiser_finds_the_best_play_of_every_block(game):
     players, single, seed = game

@@ -18,6 +18,23 @@ import os
 from client.cli import seconds
 
 
+def default_save(pattern: str) -> str:
+    """Where a game (or a club, a folder) is saved when ``--save``/``--record`` does not
+    say: one rule for ``serve``, ``host`` and ``play`` (issue 38: ``play`` saved in the
+    temporary directory and ``host`` in the current one). The user's data folder,
+    ``$XDG_DATA_HOME/waddle/saves/`` (else ``~/.local/share/waddle/saves/``, beside the
+    history), made if missing and readable by its owner only (a save holds the seats'
+    tokens); the name is ``pattern`` (a ``time.strftime`` pattern) at the time it starts,
+    e.g. ``.../saves/waddle-20261207-2130.waddle.json``. Each command prints it at start."""
+    import time
+
+    from waddle.history import default_path
+
+    folder = default_path().parent / "saves"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return str(folder / time.strftime(pattern))
+
+
 def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     """``--wait SECONDS``: how long the first connection is tried (refused, reset, timed
     out, the host full) before the command gives up (:class:`client.core.Client` ``first_wait``)."""

@@ -5,7 +5,8 @@ process; you take the first seat and own the table. Before the UI opens it print
 the other players type to join (address and join code); the lobby shows it too.
 Quitting the UI stops the host. Without ``--code`` a random join code is made
 (``--open``: none). The game is saved as ``waddle serve`` saves it (``--save``, default
-a new ``waddle-DATE-TIME.waddle.json`` here); quitting mid-game prints the save file and
+a new ``waddle-DATE-TIME.waddle.json`` in the data folder,
+:func:`client.commands.default_save`, printed at start); quitting mid-game prints the save file and
 the ``waddle host --resume FILE`` that continues it.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import check_writable, run_ui, serve
+from client.commands import check_writable, default_save, run_ui, serve
 from client.ui import options
 
 
@@ -31,7 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import time
 
     from client.address import check_port
     from client.ui.session import RemoteSession
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if serve.club_from(args):
         return host_club(args)
     code = None if args.open else args.code or new_code()
-    save = args.save or (None if args.resume else time.strftime("waddle-%Y%m%d-%H%M%S.waddle.json"))
+    save = args.save or (None if args.resume else default_save("waddle-%Y%m%d-%H%M%S.waddle.json"))
     server = Host(ServerConfig(address=serve.address_from(args), port=args.port,
                                default_port=serve.DEFAULT_PORT,
                                settings=serve.settings_from(args),
@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Hosting on {address}:{port}. Others join with:  {join.format(port=port)}{_ssh_too(address, args.ssh)}")
     if args.lan:
         print(f"Hosting {serve.LAN_NOTE}")
+    if server.table.save_path is not None:  # before the full-screen UI: still there after it
+        print(f"Saving to:  {server.table.save_path}", flush=True)
     if args.ssh is not None:
         join += "  or  {ssh}"
     if code is None:
@@ -101,7 +103,6 @@ def host_club(args: argparse.Namespace) -> int:
         OSError: the host cannot listen (saying where), or the UI cannot run.
     """
     import threading
-    import time
 
     import trio
 
@@ -109,7 +110,7 @@ def host_club(args: argparse.Namespace) -> int:
     from client.seats import SeatStore
     from server.host import Host, ServerConfig
 
-    save = args.save or (None if args.resume else time.strftime("waddle-club-%Y%m%d-%H%M%S"))
+    save = args.save or (None if args.resume else default_save("waddle-club-%Y%m%d-%H%M%S"))
     server = Host(ServerConfig(address=serve.address_from(args), port=args.port, default_port=serve.DEFAULT_PORT,
                                settings=serve.settings_from(args), save=save, resume=args.resume,
                                grace=args.grace, lobby_grace=args.lobby_grace, seed=args.seed, game=args.game,

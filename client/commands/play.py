@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from client.commands import bots_help, check_writable, opponents_help, serve
+from client.commands import bots_help, check_writable, default_save, opponents_help, serve
 from client.ui import options
 
 
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=options.name_help())
     parser.add_argument("--record", metavar="PATH",
                         help="where to save the game record (default: waddle-play-TIME.json "
-                             "in the system's temporary directory)")
+                             "in ~/.local/share/waddle/saves, where host and serve save too)")
     options.add_arguments(parser)
 
 
@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
     players, kinds = args.bots + 1, [args.strategy] * args.bots
     args.players, args.bots = players, kinds
     settings = serve.settings_from(args)
-    record = args.record or _temporary_record()
+    record = args.record or default_save("waddle-play-%Y%m%d-%H%M%S.json")
     check_writable(record)
+    print(f"Saving to:  {record}", flush=True)  # before the full-screen UI: still there after it
     server = Host(ServerConfig(address="127.0.0.1", port=0, settings=settings, save=record,
                                seed=args.seed, bot_delay=serve.pace_from(args), game=args.game,
                                tasks=(collect_young,), history=serve.history_from(args, "play"),
@@ -63,10 +64,3 @@ def run(args: argparse.Namespace) -> int:
         return run_ui_then_say_saved(session, args, server)
 
 
-def _temporary_record() -> str:
-    """``waddle-play-DATE-TIME.json`` in the system's temporary directory."""
-    import tempfile
-    import time
-    from pathlib import Path
-
-    return str(Path(tempfile.gettempdir()) / time.strftime("waddle-play-%Y%m%d-%H%M%S.json"))

@@ -14,7 +14,7 @@ import argparse
 
 from client.address import check_port
 from client.cli import seconds
-from client.commands import bots_help, check_writable, player_counts, players_help
+from client.commands import bots_help, check_writable, default_save, player_counts, players_help
 
 DEFAULT_PORT = 7777
 #: Seconds the host's bots wait before each move (``--pace``).
@@ -55,8 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser,
                         help="continue the game saved in FILE (a folder: the club saved there)")
     parser.add_argument("--save", metavar="FILE",
                         help="save the game here after every action (default: a new "
-                             "waddle-DATE-TIME.waddle.json here, or the --resume file; a club: "
-                             "a new folder waddle-club-DATE-TIME)")
+                             "waddle-DATE-TIME.waddle.json in ~/.local/share/waddle/saves, or the "
+                             "--resume file; a club: a new folder waddle-club-DATE-TIME there)")
     add_history_arguments(parser)
     parser.add_argument("--log-level", default="info",
                         choices=("debug", "info", "warning", "error"), help="default info")
@@ -274,7 +274,6 @@ def limits_from(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     import logging
-    import time
 
     import trio
 
@@ -288,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
     club = club_from(args)
     save = args.save
     if save is None and args.resume is None:
-        save = time.strftime("waddle-club-%Y%m%d-%H%M%S" if club else "waddle-%Y%m%d-%H%M%S.waddle.json")
+        save = default_save("waddle-club-%Y%m%d-%H%M%S" if club else "waddle-%Y%m%d-%H%M%S.waddle.json")
     host = Host(ServerConfig(address=address_from(args), port=args.port, default_port=DEFAULT_PORT,
                              settings=settings_from(args),
                              code=args.code, save=save, resume=args.resume, grace=args.grace,
