@@ -81,3 +81,16 @@ def test_a_killed_host_leaves_no_worker_process_behind():
             host.kill()
         host.stdin.close()
         host.stdout.close()
+
+
+async def test_closed_the_pool_s_own_thread_has_ended_so_python_s_exit_cannot_race_it():
+    import threading
+
+    before = set(threading.enumerate())
+    workers = Workers()
+    with trio.fail_after(60):
+        assert await workers.run(os.getpid) != os.getpid()
+    assert set(threading.enumerate()) - before  # the pool's threads, while it runs
+    workers.close()
+    left = set(threading.enumerate()) - before
+    assert not left, left  # a pool thread still ending raced the exit hook: a traceback at the host's exit
