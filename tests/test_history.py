@@ -256,3 +256,22 @@ def test_waddle_replay_without_a_file_and_no_game_chosen_ends_quietly(tmp_path):
                           input="q\n", capture_output=True, text=True, timeout=60)
     assert "Which game?" in done.stdout and "Ann 9*, Bea 3" in done.stdout
     assert done.returncode == 0 and done.stderr == ""  # choosing none is no error
+
+
+def test_waddle_stats_never_averages_scores_of_different_variants_together(tmp_path, capsys):
+    from client.cli import main
+
+    db = connect(tmp_path / "h.sqlite", write=True)
+    write_game(db, game(1, ["Ann", "Bo"], [30, 20], [0]))                                 # standard: 30
+    write_game(db, game(2, ["Ann", "Bo"], [75, 60], [0], setup="standard (mirror)"))     # two halves: 75
+    write_game(db, game(3, ["Cy", "Di"], [40, 20], [0]))
+    db.close()
+    assert main(["stats", "--history", str(tmp_path / "h.sqlite")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    ann = next(line.split() for line in out if line.startswith("  Ann "))
+    cy = next(line.split() for line in out if line.startswith("  Cy "))
+    assert ann[1:4] == ["2", "2", "-"] and cy[1:4] == ["1", "1", "40.0"]  # not 52.5 from 30 and 75
+    assert "      standard: 1 game, 1 win, avg 30.0" in out
+    assert "      standard (mirror): 1 game, 1 win, avg 75.0" in out
+    notes = " ".join(out[out.index("") + 1:])
+    assert "A player of several variants shows '-' there" in notes and max(len(line) for line in out) <= 78

@@ -80,20 +80,28 @@ def _table(lines, clean, only: str | None) -> list[str]:
                     f"  {'player':<24} {'games':>5} {'wins':>5} {'avg':>6} {'rating':>7}"]
             out = [x for x in out if x is not None]
         rating = round(s.rating.ordinal, 1) + 0.0  # + 0.0: a rating just under zero prints 0.0, not -0.0
-        out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {s.average:>6.1f} {rating:>7.1f}")
+        # scores of different variants are not comparable (a mirror match is two halves):
+        # an average over one variant only, else each variant's on its split line
+        average = f"{s.average:>6.1f}" if len(s.setups) <= 1 else f"{'-':>6}"
+        out.append(f"  {clean(s.shown)[:24]:<24} {s.games:>5} {s.wins:>5} {average} {rating:>7.1f}")
         out += [f"      {clean(split.setup)[:30]}: {counted(split.games, 'game')}, {counted(split.wins, 'win')}, "
                 f"avg {split.average:.1f}" for split in s.setups]
     if not out:
         return [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
     import textwrap
 
-    return out + ["", *textwrap.wrap(RATING_NOTE, 78)]  # whole words on an 80-column terminal
+    notes = [RATING_NOTE] + ([AVERAGE_NOTE] if any(len(s.setups) > 1 for s in lines) else [])
+    return out + [line for note in notes for line in ["", *textwrap.wrap(note, 78)]]  # whole words, 80 columns
 
 
 #: What the rating column is (issue 38: a negative number, said without a word).
 RATING_NOTE = ("rating: openskill's conservative estimate of skill, mu - 3 sigma: a newcomer "
                "starts at 0.0; winning, above all against strong players, raises it, and "
                "losing takes it below 0")
+#: Why a player of several variants has no average of all (issue 38: 45.0 from 30 and 75).
+AVERAGE_NOTE = ("avg: the average score over one variant (a map or a deck; a mirror match apart). "
+                "A player of several variants shows '-' there, and each variant's average on its "
+                "own line below")
 
 
 def _versus(vs, clean) -> list[str]:
