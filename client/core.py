@@ -23,9 +23,10 @@ version seen, so the host sends exactly the missing events or a snapshot; then i
 resends every unacknowledged action with its original client action id (the host
 applies an action id at most once, ``docs/protocol.md``). The first connection is tried
 again too (refused, reset, timed out, a full host) for ``first_wait`` seconds. A host
-that says it stopped (``closing`` ``host_stopped``) is looked for again after 3-5 s, then less
-and less often up to every 15-30 s (:data:`STOPPED_BACKOFF`), until it is resumed;
-:meth:`Client.look_now` looks at once (the UI's Enter) (``state.host_stopped`` says what the host said meanwhile). While
+that says it stopped (``closing`` ``host_stopped``) is looked for again after 2.5-5 s, then
+less and less often up to every 15-30 s (:data:`STOPPED_BACKOFF`), until it is resumed
+(``state.host_stopped`` says what the host said meanwhile); :meth:`Client.look_now`
+looks at once (the UI's Enter). While
 it waits, ``state.retry`` (and ``on_retry``) says what the client is doing, e.g. "host
 not answering (connection refused), retry 3 in 4 s; Ctrl-C stops".
 
@@ -107,6 +108,7 @@ OUTBOX_SIZE = 64
 #: half as long again, up to 15-30 s, so a host that stays away for the evening is not
 #: asked every second (a decision: docs/protocol.md, "The host stops").
 STOPPED_BACKOFF = (5.0, 1.5, 30.0)
+
 
 class ClientError(Exception):
     """The client cannot go on (refused by the host, closed); ``str()`` says why."""

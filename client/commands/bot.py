@@ -5,7 +5,7 @@ plays every turn of its seat with one of the game's built-in bots (the game is t
 host's, or ``--game``) and prints its moves and the final scores. A host not answering
 yet is tried again for ``--wait`` seconds, and a dropped link is reconnected, each
 retry said in one line on stderr. When the host stops (``closing`` ``host_stopped``) it
-looks for it again (after 3-5 s, then less often, up to every 15-30 s), saying so on stderr, as ``waddle join`` does, and plays
+looks for it again (after 2.5-5 s, then less often, up to every 15-30 s), saying so on stderr, as ``waddle join`` does, and plays
 on once the host is resumed; ``--follow SECONDS`` bounds how long (0: it ends at once), and
 when it gives up it ends with one line saying so. The seat's token is remembered (:mod:`client.seats`, never
 printed): run it again with the same address and ``--name`` and it takes its seat back.
@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "once every seat is filled")
     add_wait_argument(parser)
     parser.add_argument("--follow", type=seconds, default=None, metavar="SECONDS",
-                        help="after the host says it stopped, look for it again (after 3-5 s, then up to every 30 s) "
+                        help="after the host says it stopped, look for it again (after 2.5-5 s, then up to every 30 s) "
                              "for this long; 0: stop at once (default: until it is resumed)")
     parser.add_argument("--quiet", action="store_true", help="print only the final scores")
     add_create_arguments(parser)

@@ -32,7 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-
     from client.address import check_port
     from client.ui.session import RemoteSession
     from server.guard import new_code

@@ -69,6 +69,8 @@ def _check_known(names, lines, clean) -> None:
 
 
 def _table(lines, clean, only: str | None) -> list[str]:
+    import textwrap
+
     from protocol.text import counted
     from waddle.ruleset import get_ruleset
 
@@ -88,8 +90,6 @@ def _table(lines, clean, only: str | None) -> list[str]:
                 f"avg {split.average:.1f}" for split in s.setups]
     if not out:
         return [f"no finished {get_ruleset(only).title + ' ' if only else ''}games in the history yet"]
-    import textwrap
-
     notes = [RATING_NOTE] + ([AVERAGE_NOTE] if any(len(s.setups) > 1 for s in lines) else [])
     return out + [line for note in notes for line in ["", *textwrap.wrap(note, 78)]]  # whole words, 80 columns
 

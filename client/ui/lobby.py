@@ -70,13 +70,11 @@ def lobby_screen(state: TableState, ui: UIState, view: GameView | None, height: 
     """What others type to join (``address``, on the host), the seats (name, "(away)"
     while a player's connection is down, colour, ready), the settings (the owner's
     selected field marked), then the last chat lines that fit in ``height`` lines."""
+    joins: Fragments = [("", "Others join with:  "), ("class:key", address), ("", "\n\n")] if address else []
     if state.settings is None:  # no lobby yet (connecting): no heading of one, no empty seats
-        out: Fragments = [("", "Others join with:  "), ("class:key", address), ("", "\n\n")] if address else []
-        return out + [("class:dim", "The table's lobby shows here once the host answers.\n")]
+        return joins + [("class:dim", "The table's lobby shows here once the host answers.\n")]
     title = state.ruleset.title if state.ruleset else "Waddle"
-    out = [("class:heading", f"{title}: the lobby\n\n")]
-    if address:
-        out += [("", "Others join with:  "), ("class:key", address), ("", "\n\n")]
+    out: Fragments = [("class:heading", f"{title}: the lobby\n\n"), *joins]
     out.append(("class:heading", "Seats\n"))
     for seat in sorted(state.seats, key=lambda s: s.seat):
         ready = "ready" if seat.ready else "not ready"
